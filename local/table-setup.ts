@@ -1,0 +1,37 @@
+// Creates the single table (with its GSI and TTL) when it does not exist yet. Used by the local
+// server and the tests; deployed tables are created by the CDK stack from the same definition.
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TTL_ATTRIBUTE, tableDefinition } from '#shared/store/table.ts';
+
+async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ResourceNotFoundException') return false;
+    throw error;
+  }
+}
+
+/** Returns true when it created the table, false when the table was already there. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  if (await tableExists(client, tableName)) return false;
+  await client.send(new CreateTableCommand(tableDefinition(tableName)));
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+  await client
+    .send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    )
+    // dynalite does not implement TTL; expired records are also ignored by the code that reads them.
+    .catch(() => undefined);
+  return true;
+}

@@ -1,0 +1,65 @@
+// The contract's error catalogue: every error the API can answer, with its HTTP status and a
+// default message. API Gateway's own responses (lib/), the handlers and the local server all use it.
+import { z } from 'zod';
+
+export const ERROR_CATALOGUE = {
+  validation_error: { status: 400, message: 'The request is invalid.' },
+  unauthorized: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <key>.' },
+  not_found: { status: 404, message: 'The requested resource does not exist.' },
+  method_not_allowed: { status: 405, message: 'The method is not allowed on this resource.' },
+  idempotency_conflict: { status: 409, message: 'The Idempotency-Key is already in use.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than 16 KiB.' },
+  unsupported_media_type: { status: 415, message: 'The request body must be application/json.' },
+  too_many_requests: { status: 429, message: 'Too many requests: slow down and retry later.' },
+  internal_error: { status: 500, message: 'An unexpected error occurred.' },
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable: retry later.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ErrorCode = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]);
+
+export const ErrorBody = z.strictObject({
+  code: ErrorCode,
+  message: z.string(),
+  status: z.number().int().min(400).max(599),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** An error a client can see: its code, message and status go out as the Error object. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string = ERROR_CATALOGUE[code].message,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CATALOGUE[code].status;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+/** Seconds a client should wait before retrying after a 503 (DynamoDB unreachable or throttling). */
+export const RETRY_AFTER_SECONDS = 1;
+
+export const serviceUnavailable = () =>
+  new ApiError('service_unavailable', undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+
+/** Formats zod issues as the contract's messages, each naming its field: `limit: must be ...`. */
+export function validationError(where: string, error: z.ZodError): ApiError {
+  const messages = error.issues.flatMap((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') : where;
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: ${issue.message}`);
+    return [`${path}: ${issue.message}`];
+  });
+  return new ApiError('validation_error', messages.join('; '));
+}

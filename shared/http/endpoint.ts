@@ -1,0 +1,52 @@
+// An API Gateway REST (v1) proxy handler on the shared middy pipeline. The handler it wraps gets
+// the request already validated against its zod schemas and returns a response; every failure,
+// its own included, leaves as the contract's Error object.
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { z } from 'zod';
+import { ApiError, validationError } from '#shared/errors.ts';
+import { jsonBody } from '#shared/http/json-body.ts';
+import type { JsonBodyEvent } from '#shared/http/json-body.ts';
+import { errorResponses, responseHeaders } from '#shared/http/middleware.ts';
+import type { Headers } from '#shared/http/responses.ts';
+
+type Schemas = { body?: z.ZodType; query?: z.ZodObject; path?: z.ZodObject };
+type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
+export type EndpointRequest<S extends Schemas> = Parsed<S> & { event: APIGatewayProxyEvent };
+
+function validate<T extends z.ZodType>(where: string, schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(where, result.error);
+  return result.data;
+}
+
+/** The known query parameters, each given at most once (a repeated one is ambiguous: 400). */
+function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodObject): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const values = event.multiValueQueryStringParameters?.[name] ?? [];
+    if (values.length > 1) throw new ApiError('validation_error', `${name}: must be given at most once`);
+    const value = event.queryStringParameters?.[name];
+    if (value !== undefined) parameters[name] = value;
+  }
+  return parameters;
+}
+
+export function httpEndpoint<S extends Schemas>(
+  schemas: S & { headers?: Headers },
+  handle: (request: EndpointRequest<S>) => Promise<APIGatewayProxyResult>,
+) {
+  const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>()
+    .use(responseHeaders(schemas.headers))
+    .use(errorResponses());
+  if (schemas.body) pipeline.use(jsonBody());
+
+  return pipeline.handler(async function handleValidatedRequest(event) {
+    const parsed: Record<string, unknown> = { event };
+    if (schemas.path) parsed.path = validate('path', schemas.path, event.pathParameters ?? {});
+    if (schemas.query)
+      parsed.query = validate('query', schemas.query, singleQueryParameters(event, schemas.query));
+    if (schemas.body) parsed.body = validate('body', schemas.body, event.jsonBody);
+    return handle(parsed as EndpointRequest<S>);
+  });
+}

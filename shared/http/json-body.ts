@@ -1,0 +1,61 @@
+// Reads a JSON request body in the contract's order: 413 (over 16 KiB), then 415 (not
+// application/json), then 400 (empty, not UTF-8, not JSON). Replaces @middy/http-json-body-parser,
+// which cannot keep int64 values exact (its reviver gets no source text).
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ApiError } from '#shared/errors.ts';
+import { parseJson } from '#shared/json.ts';
+import { headerValue } from '#shared/http/headers.ts';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** application/json, with any parameters but a charset other than UTF-8; media types ignore case. */
+export function isJsonMediaType(contentType: string): boolean {
+  const [type = '', ...parameters] = contentType.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=');
+    return (
+      name.trim().toLowerCase() !== 'charset' || value.trim().replace(/"/g, '').toLowerCase() === 'utf-8'
+    );
+  });
+}
+
+function bodyBytes(event: APIGatewayProxyEvent): Buffer {
+  if (event.body === null || event.body === undefined) return Buffer.alloc(0);
+  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+export function readJsonBody(event: APIGatewayProxyEvent): unknown {
+  const bytes = bodyBytes(event);
+  if (bytes.length > MAX_BODY_BYTES) throw new ApiError('payload_too_large');
+  const contentType = headerValue(event, 'content-type');
+  if (contentType === undefined ? bytes.length > 0 : !isJsonMediaType(contentType)) {
+    throw new ApiError('unsupported_media_type');
+  }
+  if (bytes.length === 0) throw new ApiError('validation_error', 'body: is required (a JSON object)');
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ApiError('validation_error', 'body: is not valid UTF-8');
+  }
+  try {
+    return parseJson(text);
+  } catch {
+    throw new ApiError('validation_error', 'body: is not valid JSON');
+  }
+}
+
+export type JsonBodyEvent = APIGatewayProxyEvent & { jsonBody?: unknown };
+
+/** Middleware form: the parsed body is left on the event as `jsonBody`. */
+export function jsonBody(): MiddlewareObj<JsonBodyEvent> {
+  return {
+    before: function parseJsonBody(request) {
+      request.event.jsonBody = readJsonBody(request.event);
+    },
+  };
+}

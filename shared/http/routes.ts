@@ -1,0 +1,40 @@
+// The one definition of the API's surface: stage, routes, authorizer settings and the headers of
+// the deprecated operation. The CDK stack, the handlers, the local server and the OpenAPI
+// generator all read it, so they cannot drift apart.
+
+export const STAGE_NAME = 'v1';
+export const BASE_PATH = `/${STAGE_NAME}`;
+
+export const ROUTES = [
+  { operationId: 'listPets', method: 'GET', path: '/pets', entry: 'functions/list-pets.ts' },
+  { operationId: 'createPet', method: 'POST', path: '/pets', entry: 'functions/create-pet.ts' },
+  { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', entry: 'functions/get-pet.ts' },
+] as const;
+
+export type Route = (typeof ROUTES)[number];
+export type OperationId = Route['operationId'];
+
+/** The methods each known path offers, for 405 answers and their Allow header. */
+export const ALLOWED_METHODS: Record<string, string[]> = Object.fromEntries(
+  [...new Set(ROUTES.map((route) => route.path))].map((path) => [
+    path,
+    ROUTES.filter((route) => route.path === path).map((route) => route.method),
+  ]),
+);
+
+export const AUTHORIZER = {
+  header: 'Authorization',
+  /** API Gateway answers 401 itself, without calling the authorizer, when the header does not match. */
+  validationRegex: '^[Bb][Ee][Aa][Rr][Ee][Rr] +[^ ]+ *$',
+  /** A revoked key keeps working through API Gateway for at most this long (its policy cache). */
+  resultsCacheTtlSeconds: 300,
+} as const;
+
+export const petLocation = (id: number) => `${BASE_PATH}/pets/${id}`;
+
+/** getPet is deprecated since 2026-01-01 (RFC 9745) and removed on 2030-12-05 (RFC 8594). */
+export const GET_PET_DEPRECATION_HEADERS = {
+  Deprecation: '@1767225600',
+  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  Link: `<${BASE_PATH}/pets>; rel="successor-version"`,
+} as const;

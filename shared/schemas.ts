@@ -1,0 +1,76 @@
+// The single source of every type the API exchanges. Handlers validate with these schemas, the
+// OpenAPI document is generated from them, and TypeScript types are inferred from them.
+import { z } from 'zod';
+
+export const INT64_MAX = 9_223_372_036_854_775_807n;
+/** Ids stay within the range every JSON client reads exactly (the contract's 1 .. 2^53-1). */
+export const PET_ID_MAX = Number.MAX_SAFE_INTEGER;
+export const NAME_MAX_CODE_POINTS = 100;
+export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+
+const requiredOr = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : message;
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export const PetStatus = z.enum(PET_STATUSES, {
+  error: requiredOr(`must be one of ${PET_STATUSES.join(', ')}`),
+});
+export type PetStatus = z.infer<typeof PetStatus>;
+
+const codePoints = (text: string) => [...text].length;
+
+export const PetName = z
+  .string({ error: requiredOr('must be a string') })
+  .refine((name) => codePoints(name) >= 1 && codePoints(name) <= NAME_MAX_CODE_POINTS, {
+    error: `must be 1 to ${NAME_MAX_CODE_POINTS} characters`,
+    abort: true,
+  })
+  .refine((name) => name.trim().length > 0, { error: 'must not be only whitespace' });
+
+const categoryIdRule = `must be an integer from 1 to ${INT64_MAX}`;
+/** JSON bodies are parsed with shared/json.ts, which turns every integral number into a bigint. */
+export const CategoryId = z
+  .bigint({ error: requiredOr(categoryIdRule) })
+  .min(1n, { error: categoryIdRule })
+  .max(INT64_MAX, { error: categoryIdRule });
+
+export const NewPet = z.strictObject(
+  { name: PetName, categoryId: CategoryId, status: PetStatus.default('available') },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') },
+);
+export type NewPet = z.output<typeof NewPet>;
+
+export const PetId = z.number().int().min(1).max(PET_ID_MAX);
+export const Pet = z.strictObject({
+  id: PetId,
+  name: z.string(),
+  categoryId: z.bigint(),
+  status: PetStatus,
+});
+export type Pet = z.infer<typeof Pet>;
+
+/** A plain decimal integer as the contract defines it: no sign, no leading zeros, no spaces. */
+const decimalInteger = /^[1-9][0-9]*$/;
+
+const pageSizeRule = `must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`;
+export const ListPetsQuery = z.object({
+  limit: z
+    .string()
+    .regex(decimalInteger, { error: pageSizeRule })
+    .transform(Number)
+    .refine((limit) => limit <= PAGE_SIZE.max, { error: pageSizeRule })
+    .default(PAGE_SIZE.default),
+  status: PetStatus.optional(),
+  cursor: z.string().optional(),
+});
+export type ListPetsQuery = z.output<typeof ListPetsQuery>;
+
+const petIdRule = `must be an integer from 1 to ${INT64_MAX}`;
+export const GetPetPath = z.object({
+  petId: z
+    .string({ error: requiredOr(petIdRule) })
+    .regex(decimalInteger, { error: petIdRule })
+    .transform(BigInt)
+    .refine((id) => id <= INT64_MAX, { error: petIdRule }),
+});
+export type GetPetPath = z.output<typeof GetPetPath>;

@@ -1,0 +1,95 @@
+// PetStore on the single table: every pet lives in one partition ordered by id, and again in its
+// status partition of the byStatus GSI. get is one GetItem; list is one Query (on the GSI when
+// filtered) that reads limit + 1 items, the extra one only to know whether a next page exists.
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { PET_ID_MAX } from '#shared/schemas.ts';
+import type { NewPet, Pet } from '#shared/schemas.ts';
+import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
+import { createIdAllocator } from '#shared/store/id-allocator.ts';
+import type { PetPage, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
+import {
+  PET_PARTITION,
+  STATUS_INDEX,
+  idSortKey,
+  petIndexKey,
+  petKey,
+  statusPartition,
+} from '#shared/store/table.ts';
+
+type Item = Record<string, NativeAttributeValue>;
+
+const toPet = (item: Item): Pet => ({
+  id: Number(item.id),
+  name: String(item.name),
+  categoryId: BigInt(item.categoryId),
+  status: item.status,
+});
+
+/** A conditional Put: an id is written once, never overwritten. */
+async function putNewPet(pet: Pet): Promise<void> {
+  await send(() =>
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...petKey(pet.id), ...petIndexKey(pet.id, pet.status), type: 'pet', ...pet },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
+function pageQuery({ status, afterId = 0 }: PetPageRequest) {
+  const [partitionKey, sortKey, partition] = status
+    ? [STATUS_INDEX.partitionKey, STATUS_INDEX.sortKey, statusPartition(status)]
+    : ['pk', 'sk', PET_PARTITION];
+  return {
+    TableName: tableName,
+    ...(status && { IndexName: STATUS_INDEX.name }),
+    KeyConditionExpression: '#partition = :partition AND #sort > :after',
+    ExpressionAttributeNames: { '#partition': partitionKey, '#sort': sortKey },
+    ExpressionAttributeValues: { ':partition': partition, ':after': idSortKey(afterId) },
+  };
+}
+
+export function createDynamoDbPetStore(nextId = createIdAllocator()): PetStore {
+  return {
+    async create(newPet: NewPet): Promise<Pet> {
+      const pet = { id: await nextId(), ...newPet };
+      await putNewPet(pet);
+      return pet;
+    },
+
+    async get(id: bigint): Promise<Pet | undefined> {
+      if (id > BigInt(PET_ID_MAX)) return undefined;
+      const { Item } = await send(() =>
+        documentClient.send(new GetCommand({ TableName: tableName, Key: petKey(Number(id)) })),
+      );
+      return Item && toPet(Item);
+    },
+
+    async list(request: PetPageRequest): Promise<PetPage> {
+      const wanted = request.limit + 1;
+      const items: Item[] = [];
+      let startKey: Item | undefined;
+      // One Query in practice; the loop only covers DynamoDB's 1 MB page cut.
+      do {
+        const page = await send(() =>
+          documentClient.send(
+            new QueryCommand({
+              ...pageQuery(request),
+              Limit: wanted - items.length,
+              ExclusiveStartKey: startKey,
+            }),
+          ),
+        );
+        items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && items.length < wanted);
+      const pets = items.slice(0, request.limit).map(toPet);
+      return items.length > request.limit ? { pets, lastId: pets.at(-1)?.id } : { pets };
+    },
+  };
+}
+
+export const petStore: PetStore = createDynamoDbPetStore();

@@ -1,0 +1,55 @@
+// The one DynamoDB client of a process, shared by every adapter. Timeouts and retries are bounded
+// so that a DynamoDB outage answers 503 well inside the Lambda timeout instead of hanging.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requireEnv } from '#shared/env.ts';
+import { StoreUnavailableError } from '#shared/store/errors.ts';
+
+export const DYNAMODB_TIMEOUTS = { connectionMs: 1_000, requestMs: 2_000, maxAttempts: 3 } as const;
+
+export const tableName = requireEnv('PETSTORE_TABLE_NAME');
+
+export const documentClient = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    maxAttempts: DYNAMODB_TIMEOUTS.maxAttempts,
+    requestHandler: {
+      connectionTimeout: DYNAMODB_TIMEOUTS.connectionMs,
+      requestTimeout: DYNAMODB_TIMEOUTS.requestMs,
+    },
+  }),
+  {
+    marshallOptions: { removeUndefinedValues: true },
+    // Numbers come back as exact text-derived values: categoryId may exceed 2^53.
+    unmarshallOptions: {
+      wrapNumbers: (text) => (Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text)),
+    },
+  },
+);
+
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** True when DynamoDB could not be reached or kept throttling after the SDK's own retries. */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { $metadata, code } = error as Error & { $metadata?: { httpStatusCode?: number }; code?: string };
+  return (
+    THROTTLING.has(error.name) ||
+    error.name === 'TimeoutError' ||
+    NETWORK.has(code ?? '') ||
+    ($metadata?.httpStatusCode ?? 0) >= 500
+  );
+}
+
+/** Sends a command, turning an outage into StoreUnavailableError (which the API answers as 503). */
+export async function send<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
+  }
+}

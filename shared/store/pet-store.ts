@@ -1,0 +1,21 @@
+// What the handlers need from storage, independent of DynamoDB.
+import type { NewPet, Pet, PetStatus } from '#shared/schemas.ts';
+
+export type PetPageRequest = {
+  limit: number;
+  status?: PetStatus | undefined;
+  /** Only pets with a greater id are listed (the position a cursor carries). */
+  afterId?: number | undefined;
+};
+
+export type PetPage = {
+  pets: Pet[];
+  /** The id of the page's last pet when more pets follow it; absent on the last page. */
+  lastId?: number;
+};
+
+export interface PetStore {
+  create(pet: NewPet): Promise<Pet>;
+  get(id: bigint): Promise<Pet | undefined>;
+  list(request: PetPageRequest): Promise<PetPage>;
+}
