@@ -1,0 +1,63 @@
+// What API Gateway answers by itself, before or instead of a function: its gateway responses, and
+// the mock integrations behind unknown paths (404) and known paths with another method (405).
+// The CDK stack configures exactly these; the local server reproduces them from this module.
+import { ApiError, RETRY_AFTER_SECONDS } from '#shared/errors.ts';
+import type { ErrorBody, ErrorCode } from '#shared/errors.ts';
+import { ALLOWED_METHODS } from '#shared/http/routes.ts';
+import { RESPONSE_HEADERS } from '#shared/http/responses.ts';
+
+export type GatewayResponse = { type: string; body: ErrorBody; headers: Record<string, string> };
+
+const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+
+function gatewayResponse(
+  type: string,
+  code: ErrorCode,
+  options: { status?: number; message?: string; headers?: Record<string, string> } = {},
+): GatewayResponse {
+  const error = new ApiError(code, options.message, options);
+  return { type, body: error.toBody(), headers: { ...RESPONSE_HEADERS, ...error.headers } };
+}
+
+/** Every gateway response type that can reach a client, each as an Error object with its literal status. */
+export const GATEWAY_RESPONSES: GatewayResponse[] = [
+  gatewayResponse('UNAUTHORIZED', 'unauthorized'),
+  // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
+  gatewayResponse('ACCESS_DENIED', 'unauthorized'),
+  // Every path has a method (the {proxy+} catch-all), so this only answers paths API Gateway cannot route.
+  gatewayResponse('MISSING_AUTHENTICATION_TOKEN', 'not_found', { message: 'No route matches this path.' }),
+  gatewayResponse('BAD_REQUEST_PARAMETERS', 'validation_error'),
+  gatewayResponse('BAD_REQUEST_BODY', 'validation_error'),
+  gatewayResponse('REQUEST_TOO_LARGE', 'payload_too_large'),
+  gatewayResponse('UNSUPPORTED_MEDIA_TYPE', 'unsupported_media_type'),
+  gatewayResponse('THROTTLED', 'too_many_requests', { headers: retryAfter }),
+  gatewayResponse('QUOTA_EXCEEDED', 'too_many_requests', {
+    message: 'The API key is over its quota: retry later.',
+  }),
+  gatewayResponse('INVALID_API_KEY', 'unauthorized'),
+  // The authorizer fails (rather than denies) when it cannot read the key table.
+  gatewayResponse('AUTHORIZER_FAILURE', 'service_unavailable', { headers: retryAfter }),
+  gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR', 'internal_error'),
+  gatewayResponse('INTEGRATION_FAILURE', 'service_unavailable', { headers: retryAfter }),
+  gatewayResponse('INTEGRATION_TIMEOUT', 'service_unavailable', { headers: retryAfter }),
+  gatewayResponse('API_CONFIGURATION_ERROR', 'internal_error'),
+  gatewayResponse('DEFAULT_4XX', 'validation_error'),
+  gatewayResponse('DEFAULT_5XX', 'internal_error'),
+];
+
+export const gatewayResponseOf = (type: string): GatewayResponse => {
+  const response = GATEWAY_RESPONSES.find((candidate) => candidate.type === type);
+  if (!response) throw new Error(`No gateway response of type ${type}`);
+  return response;
+};
+
+/** The answer for a path no route serves. */
+export const unknownPathError = () => new ApiError('not_found', 'No route matches this path.');
+
+/** The answer for a known path asked with a method it does not offer, with its Allow header. */
+export function methodNotAllowedError(path: string): ApiError {
+  const allowed = ALLOWED_METHODS[path] ?? [];
+  return new ApiError('method_not_allowed', `This path offers ${allowed.join(', ')} only.`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+}
