@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { handler as authorize } from '#functions/authorizer.ts';
+import { hashApiKey, issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
+import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
+import { createTestTable } from '#test/support/table.ts';
+
+const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
+const event = (authorizationToken: string): APIGatewayTokenAuthorizerEvent => ({
+  type: 'TOKEN',
+  authorizationToken,
+  methodArn: METHOD_ARN,
+});
+
+let issued: IssuedApiKey;
+
+beforeAll(async () => {
+  await createTestTable();
+  issued = await issueApiKey('test client');
+});
+
+describe('the TOKEN authorizer', () => {
+  it('allows a valid key on every route of the stage, with the key id as principal', async () => {
+    const result = await authorize(event(`Bearer ${issued.key}`));
+    expect(result.principalId).toBe(issued.id);
+    expect(result.policyDocument.Statement).toEqual([
+      {
+        Action: 'execute-api:Invoke',
+        Effect: 'Allow',
+        Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*',
+      },
+    ]);
+    expect(result.context).toEqual({ apiKeyId: issued.id });
+  });
+
+  it.each(['bearer', 'BEARER', 'BeArEr'])('accepts the scheme written %s', async (scheme) => {
+    expect((await authorize(event(`${scheme} ${issued.key}`))).principalId).toBe(issued.id);
+  });
+
+  it.each([
+    ['an unknown key', () => 'Bearer psk_unknown'],
+    ['another scheme', () => `Basic ${issued.key}`],
+    ['an empty token', () => 'Bearer '],
+    ['no scheme', () => issued.key],
+    ['an empty header', () => ''],
+    ['a key in another case', () => `Bearer ${issued.key.toUpperCase()}`],
+    ['the stored hash instead of the key', () => `Bearer ${hashApiKey(issued.key)}`],
+  ])('throws exactly "Unauthorized" for %s', async (_case, header) => {
+    await expect(authorize(event(header()))).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('issues random keys of 256 bits and stores only their hash', async () => {
+    expect(issued.key).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+    const other = await issueApiKey('other');
+    expect(other.key).not.toBe(issued.key);
+    const listed = await listApiKeys();
+    expect(listed.map((key) => key.id)).toEqual(expect.arrayContaining([issued.id, other.id]));
+    expect(JSON.stringify(listed)).not.toContain(issued.key);
+  });
+
+  it('refuses a revoked key at once', async () => {
+    const doomed = await issueApiKey('doomed');
+    expect((await authorize(event(`Bearer ${doomed.key}`))).principalId).toBe(doomed.id);
+    expect(await revokeApiKey(doomed.id)).toMatchObject({ id: doomed.id, revokedAt: expect.any(String) });
+    await expect(authorize(event(`Bearer ${doomed.key}`))).rejects.toThrow(/^Unauthorized$/);
+  });
+});

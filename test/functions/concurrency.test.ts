@@ -1,0 +1,21 @@
+import { beforeAll, expect, it } from '@jest/globals';
+import { handler as createPet } from '#functions/create-pet.ts';
+import { handler as getPet } from '#functions/get-pet.ts';
+import type { Pet } from '#shared/schemas.ts';
+import { createPetRequest, getPetRequest, invoke } from '#test/support/invoke.ts';
+import { createTestTable } from '#test/support/table.ts';
+
+beforeAll(createTestTable);
+
+it('gives 200 parallel creates 200 distinct ids, all readable', async () => {
+  const responses = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      invoke(createPet, createPetRequest({ name: `Pup ${i}`, categoryId: 1 })),
+    ),
+  );
+  expect(responses.map((response) => response.status)).toEqual(Array(200).fill(201));
+  const ids = responses.map((response) => (response.json as Pet).id);
+  expect(new Set(ids).size).toBe(200);
+  const read = await Promise.all(ids.map((id) => invoke(getPet, getPetRequest(String(id)))));
+  expect(read.map((response) => (response.json as Pet).id)).toEqual(ids);
+});
