@@ -1,0 +1,143 @@
+// What API Gateway does in front of the functions, reproduced from the module the CDK stack reads
+// (shared/http/routes.ts, gateway-responses.ts): the TOKEN authorizer's header check and call,
+// its gateway responses, route matching with 404 for unknown paths and 405 for other methods,
+// then the function itself on the REST (v1) proxy event. Unlike API Gateway, nothing is cached:
+// a revoked key is refused at once.
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Context,
+} from 'aws-lambda';
+import { handler as authorizer } from '#functions/authorizer.ts';
+import { handler as createPet } from '#functions/create-pet.ts';
+import { handler as getPet } from '#functions/get-pet.ts';
+import { handler as listPets } from '#functions/list-pets.ts';
+import {
+  gatewayResponseOf,
+  methodNotAllowedError,
+  unknownPathError,
+} from '#shared/http/gateway-responses.ts';
+import { errorResponse, jsonResponse } from '#shared/http/responses.ts';
+import { AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+import { toProxyEvent } from '#local/proxy-event.ts';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const FUNCTIONS: Record<OperationId, ProxyHandler> = { listPets, createPet, getPet };
+
+export type GatewayRequest = {
+  method: string;
+  /** The request target: path and query string. */
+  target: string;
+  headers: [string, string][];
+  body: Buffer;
+  sourceIp: string;
+  requestId: string;
+};
+
+const validAuthorizationHeader = new RegExp(AUTHORIZER.validationRegex);
+const methodArn = (method: string, resource: string) =>
+  `arn:aws:execute-api:local:123456789012:local/${STAGE_NAME}/${method}${resource}`;
+
+const resourcePattern = (resource: string) =>
+  new RegExp(`^${resource.replace(/\{(\w+)\}/g, (_match, name: string) => `(?<${name}>[^/]+)`)}$`);
+const RESOURCES = [...new Set(ROUTES.map((route) => route.path))].map((resource) => ({
+  resource,
+  pattern: resourcePattern(resource),
+}));
+
+const decodeSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** The resource a path below the stage belongs to, with its path parameters. */
+function matchResource(path: string) {
+  for (const { resource, pattern } of RESOURCES) {
+    const match = pattern.exec(path);
+    if (match) {
+      const parameters = Object.entries(match.groups ?? {}).map(([name, value]) => [
+        name,
+        decodeSegment(value),
+      ]);
+      return { resource, pathParameters: Object.fromEntries(parameters) as Record<string, string> };
+    }
+  }
+  return undefined;
+}
+
+function gatewayAnswer(type: string): APIGatewayProxyResult {
+  const { body, headers } = gatewayResponseOf(type);
+  return jsonResponse(body.status, body, headers);
+}
+
+type Authorization =
+  { denied: APIGatewayProxyResult } | { denied?: undefined; context: Record<string, string> };
+
+async function authorize(
+  authorization: string | undefined,
+  method: string,
+  resource: string,
+): Promise<Authorization> {
+  if (authorization === undefined || !validAuthorizationHeader.test(authorization)) {
+    return { denied: gatewayAnswer('UNAUTHORIZED') };
+  }
+  let result: APIGatewayAuthorizerResult;
+  try {
+    result = await authorizer({
+      type: 'TOKEN',
+      authorizationToken: authorization,
+      methodArn: methodArn(method, resource),
+    });
+  } catch (error) {
+    return {
+      denied: gatewayAnswer(
+        (error as Error).message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE',
+      ),
+    };
+  }
+  const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
+  if (!allowed) return { denied: gatewayAnswer('ACCESS_DENIED') };
+  return { context: { principalId: result.principalId, ...(result.context as Record<string, string>) } };
+}
+
+export async function handleGatewayRequest(
+  request: GatewayRequest,
+  context: Context,
+): Promise<APIGatewayProxyResult> {
+  const url = new URL(request.target, 'http://localhost');
+  const underStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
+  const path = underStage ? url.pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
+  const matched = path === undefined ? undefined : matchResource(path);
+  const authorization = request.headers.find(
+    ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
+  )?.[1];
+
+  // Every path, known or not, has a method behind the authorizer in the stack: 401 comes first.
+  const auth = await authorize(authorization, request.method, matched?.resource ?? '/{proxy+}');
+  if (auth.denied) return auth.denied;
+  if (!matched || path === undefined) return errorResponse(unknownPathError());
+  const route = ROUTES.find(
+    (candidate) => candidate.path === matched.resource && candidate.method === request.method,
+  );
+  if (!route) return errorResponse(methodNotAllowedError(matched.resource));
+
+  const event = toProxyEvent({
+    method: request.method,
+    path,
+    resource: matched.resource,
+    pathParameters: matched.pathParameters,
+    query: url.search.slice(1),
+    headers: request.headers,
+    body: request.body,
+    authorizer: auth.context,
+    sourceIp: request.sourceIp,
+    requestId: request.requestId,
+  });
+  return FUNCTIONS[route.operationId](event, context);
+}

@@ -1,0 +1,89 @@
+// `npm start` as a user runs it: a child process on its own embedded DynamoDB.
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+
+const running: ChildProcessWithoutNullStreams[] = [];
+
+function start(env: Record<string, string>) {
+  const { AWS_ENDPOINT_URL_DYNAMODB: _ignored, PETSTORE_TABLE_NAME: _table, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['local/start.ts'], { env: { ...inherited, ...env } });
+  running.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  async function waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+    for (let waited = 0; waited < 15_000; waited += 50) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`Timed out waiting for ${pattern} in:\n${output}`);
+  }
+  return { child, exited, waitFor, output: () => output };
+}
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGKILL');
+});
+
+const baseUrl = (started: ReturnType<typeof start>) =>
+  started.waitFor(/listening on (http:\/\/\S+)\/v1/).then((m) => m[1]);
+
+describe('npm start', () => {
+  it('serves /v1 with PETSTORE_API_KEY, logs each request and stops cleanly on SIGTERM', async () => {
+    const server = start({ PORT: '0', PETSTORE_API_KEY: 'k_test' });
+    const url = await baseUrl(server);
+    expect(server.output()).toContain(`curl -H 'Authorization: Bearer k_test' ${url}/v1/pets`);
+    const response = await fetch(`${url}/v1/pets`, { headers: { Authorization: 'Bearer k_test' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('[]');
+    const line = await server.waitFor(/^\{.*"path":"\/v1\/pets".*\}$/m);
+    expect(JSON.parse(line[0])).toMatchObject({ method: 'GET', status: 200, requestId: expect.any(String) });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('issues and prints a key when PETSTORE_API_KEY is unset', async () => {
+    const server = start({ PORT: '0' });
+    const url = await baseUrl(server);
+    const [, key] = await server.waitFor(/API key: +(psk_\S+)/);
+    const response = await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it('says clearly that the port is taken, without a stack trace', async () => {
+    const first = start({ PORT: '0', PETSTORE_API_KEY: 'k_test' });
+    const port = new URL(await baseUrl(first)).port;
+    const second = start({ PORT: port, PETSTORE_API_KEY: 'k_test' });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(second.output()).not.toMatch(/\n\s+at /);
+  });
+
+  it('keeps data across restarts with PETSTORE_DATA_DIR', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-'));
+    try {
+      const env = { PORT: '0', PETSTORE_API_KEY: 'k_test', PETSTORE_DATA_DIR: dataDir };
+      const headers = { Authorization: 'Bearer k_test', 'Content-Type': 'application/json' };
+      const first = start(env);
+      const created = await fetch(`${await baseUrl(first)}/v1/pets`, {
+        method: 'POST',
+        headers,
+        body: '{"name":"Kept","categoryId":1}',
+      });
+      expect(created.status).toBe(201);
+      first.child.kill('SIGTERM');
+      await first.exited;
+      const second = start(env);
+      const listed = await fetch(`${await baseUrl(second)}/v1/pets`, { headers });
+      expect(await listed.json()).toEqual([{ id: 1, name: 'Kept', categoryId: 1, status: 'available' }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,35 @@
+// A client for the HTTP tests: real requests with fetch to a real local server.
+import { startLocalServer } from '#local/server.ts';
+import type { LocalServer } from '#local/server.ts';
+
+export type HttpResponse = { status: number; headers: Headers; text: string; json: unknown };
+
+export type RequestOptions = {
+  method?: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  /** The API key to send as a bearer token; null sends no Authorization header. */
+  key?: string | null;
+};
+
+export async function startTestServer(): Promise<LocalServer> {
+  return startLocalServer({ port: 0 });
+}
+
+export function httpClient(server: LocalServer) {
+  return async function request(target: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const { method = 'GET', body, key = server.apiKey } = options;
+    const headers: Record<string, string> = { ...options.headers };
+    if (key !== null) headers.Authorization ??= `Bearer ${key}`;
+    if (body !== undefined && typeof body === 'string') headers['Content-Type'] ??= 'application/json';
+    const response = await fetch(`${server.url}${target}`, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };
+}
