@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 const baseUrl = (started: ReturnType<typeof start>) =>
-  started.waitFor(/listening on (http:\/\/\S+)\/v1/).then((m) => m[1]);
+  started.waitFor(/listening on (http:\/\/\S+)\/v1/).then((match) => match[1] ?? '');
 
 describe('npm start', () => {
   it('serves /v1 with PETSTORE_API_KEY, logs each request and stops cleanly on SIGTERM', async () => {
