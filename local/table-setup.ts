@@ -31,7 +31,9 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       }),
     )
-    // dynalite does not implement TTL; expired records are also ignored by the code that reads them.
-    .catch(() => undefined);
+    .catch((error: Error) => {
+      // dynalite does not implement TTL; the code that reads expiring records checks expiry itself.
+      if (error.name !== 'UnknownOperationException') throw error;
+    });
   return true;
 }
