@@ -12,7 +12,7 @@ import type { Headers } from '#shared/http/responses.ts';
 
 type Schemas = { body?: z.ZodType; query?: z.ZodObject; path?: z.ZodObject };
 type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
-export type EndpointRequest<S extends Schemas> = Parsed<S> & { event: APIGatewayProxyEvent };
+export type EndpointRequest<S extends Schemas> = Parsed<S> & { event: JsonBodyEvent };
 
 function validate<T extends z.ZodType>(where: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);

@@ -2,41 +2,32 @@
 // status partition of the byStatus GSI. get is one GetItem; list is one Query (on the GSI when
 // filtered) that reads limit + 1 items, the extra one only to know whether a next page exists.
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
 import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
 import { createIdAllocator } from '#shared/store/id-allocator.ts';
 import type { PetPage, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
-import {
-  PET_PARTITION,
-  STATUS_INDEX,
-  idSortKey,
-  petIndexKey,
-  petKey,
-  statusPartition,
-} from '#shared/store/table.ts';
+import { toPet, toPetItem } from '#shared/store/pet-item.ts';
+import type { Item } from '#shared/store/pet-item.ts';
+import { PET_PARTITION, STATUS_INDEX, idSortKey, petKey, statusPartition } from '#shared/store/table.ts';
 
-type Item = Record<string, NativeAttributeValue>;
-
-const toPet = (item: Item): Pet => ({
-  id: Number(item.id),
-  name: String(item.name),
-  categoryId: BigInt(item.categoryId),
-  status: item.status,
-});
-
-/** A conditional Put: an id is written once, never overwritten. */
-async function putNewPet(pet: Pet): Promise<void> {
-  await send(() =>
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...petKey(pet.id), ...petIndexKey(pet.id, pet.status), type: 'pet', ...pet },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+/** A conditional Put: an id is written once, never overwritten. False when the id is taken. */
+async function putNewPet(pet: Pet): Promise<boolean> {
+  try {
+    await send(() =>
+      documentClient.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: toPetItem(pet),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 function pageQuery({ status, afterId = 0 }: PetPageRequest) {
@@ -53,19 +44,33 @@ function pageQuery({ status, afterId = 0 }: PetPageRequest) {
 }
 
 export function createDynamoDbPetStore(nextId = createIdAllocator()): PetStore {
+  async function get(id: bigint, consistent = false): Promise<Pet | undefined> {
+    if (id > BigInt(PET_ID_MAX)) return undefined;
+    const { Item } = await send(() =>
+      documentClient.send(
+        new GetCommand({ TableName: tableName, Key: petKey(Number(id)), ConsistentRead: consistent }),
+      ),
+    );
+    return Item && toPet(Item);
+  }
+
+  async function insert(pet: Pet): Promise<Pet> {
+    if (await putNewPet(pet)) return pet;
+    const stored = await get(BigInt(pet.id), true);
+    if (!stored) throw new Error(`Pet ${pet.id} is taken but cannot be read`);
+    return stored;
+  }
+
   return {
+    reserveId: nextId,
+    insert,
+    get,
+
     async create(newPet: NewPet): Promise<Pet> {
       const pet = { id: await nextId(), ...newPet };
-      await putNewPet(pet);
+      if (!(await putNewPet(pet)))
+        throw new Error(`Fresh pet id ${pet.id} is taken: the id counter is behind`);
       return pet;
-    },
-
-    async get(id: bigint): Promise<Pet | undefined> {
-      if (id > BigInt(PET_ID_MAX)) return undefined;
-      const { Item } = await send(() =>
-        documentClient.send(new GetCommand({ TableName: tableName, Key: petKey(Number(id)) })),
-      );
-      return Item && toPet(Item);
     },
 
     async list(request: PetPageRequest): Promise<PetPage> {

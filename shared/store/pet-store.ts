@@ -15,7 +15,12 @@ export type PetPage = {
 };
 
 export interface PetStore {
+  /** A new pet with a fresh id. */
   create(pet: NewPet): Promise<Pet>;
+  /** A fresh id, for a pet inserted later (idempotent creates fix the id first). */
+  reserveId(): Promise<number>;
+  /** Writes a pet under its id; when the id is taken, returns the pet already stored there. */
+  insert(pet: Pet): Promise<Pet>;
   get(id: bigint): Promise<Pet | undefined>;
   list(request: PetPageRequest): Promise<PetPage>;
 }
