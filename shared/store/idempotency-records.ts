@@ -5,7 +5,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pet } from '#shared/schemas.ts';
 import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
 import { toPet } from '#shared/store/pet-item.ts';
-import { TTL_ATTRIBUTE, idempotencyKey } from '#shared/store/table.ts';
+import type { idempotencyKey } from '#shared/store/table.ts';
+import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 /** How long a claim is held by a request in flight: longer than the function's timeout. */
