@@ -1,38 +1,13 @@
 // `npm start` as a user runs it: a child process on its own embedded DynamoDB.
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { bannerUrl as baseUrl, killScripts, runScript } from '#test/support/process.ts';
 
-const running: ChildProcessWithoutNullStreams[] = [];
+const start = (env: Record<string, string>) => runScript('local/start.ts', [], env);
 
-function start(env: Record<string, string>) {
-  const { AWS_ENDPOINT_URL_DYNAMODB: _ignored, PETSTORE_TABLE_NAME: _table, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['local/start.ts'], { env: { ...inherited, ...env } });
-  running.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  async function waitFor(pattern: RegExp): Promise<RegExpExecArray> {
-    for (let waited = 0; waited < 15_000; waited += 50) {
-      const match = pattern.exec(output);
-      if (match) return match;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`Timed out waiting for ${pattern} in:\n${output}`);
-  }
-  return { child, exited, waitFor, output: () => output };
-}
-
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill('SIGKILL');
-});
-
-const baseUrl = (started: ReturnType<typeof start>) =>
-  started.waitFor(/listening on (http:\/\/\S+)\/v1/).then((match) => match[1] ?? '');
+afterEach(killScripts);
 
 describe('npm start', () => {
   it('serves /v1 with PETSTORE_API_KEY, logs each request and stops cleanly on SIGTERM', async () => {

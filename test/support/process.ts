@@ -1,0 +1,37 @@
+// Runs one of the project's scripts as a user would, in a child process on Node 24, with its own
+// embedded DynamoDB (the test run's endpoint and table are not passed on).
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+const running: ChildProcessWithoutNullStreams[] = [];
+
+export type ScriptRun = ReturnType<typeof runScript>;
+
+export function runScript(script: string, args: string[], env: Record<string, string>) {
+  const { AWS_ENDPOINT_URL_DYNAMODB: _endpoint, PETSTORE_TABLE_NAME: _table, ...inherited } = process.env;
+  const child = spawn(process.execPath, [script, ...args], { env: { ...inherited, ...env } });
+  running.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  async function waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+    for (let waited = 0; waited < 15_000; waited += 50) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`Timed out waiting for ${pattern} in:\n${output}`);
+  }
+  return { child, exited, waitFor, output: () => output };
+}
+
+/** Kills whatever a test left running (call from afterEach). */
+export function killScripts() {
+  for (const child of running.splice(0)) child.kill('SIGKILL');
+}
+
+/** The base URL an `npm start` process prints in its banner. */
+export const bannerUrl = (run: ScriptRun) =>
+  run.waitFor(/listening on (http:\/\/\S+)\/v1/).then((match) => match[1] ?? '');
