@@ -31,16 +31,21 @@ const THROTTLING = new Set([
   'ThrottlingException',
   'RequestLimitExceeded',
 ]);
-const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+const NETWORK =
+  /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|socket hang up)\b/;
+
+type SdkError = { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
 
 /** True when DynamoDB could not be reached or kept throttling after the SDK's own retries. */
 export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const { $metadata, code } = error as Error & { $metadata?: { httpStatusCode?: number }; code?: string };
+  if (typeof error !== 'object' || error === null) return false;
+  // Duck-typed, not instanceof: errors may come from another realm (the SDK then wraps them by message).
+  const { name = '', code = '', message = '', $metadata } = error as SdkError;
   return (
-    THROTTLING.has(error.name) ||
-    error.name === 'TimeoutError' ||
-    NETWORK.has(code ?? '') ||
+    THROTTLING.has(name) ||
+    name === 'TimeoutError' ||
+    NETWORK.test(code) ||
+    NETWORK.test(message) ||
     ($metadata?.httpStatusCode ?? 0) >= 500
   );
 }
