@@ -76,6 +76,13 @@ function gatewayAnswer(type: string): APIGatewayProxyResult {
   return jsonResponse(body.status, body, headers);
 }
 
+/** The request target's path, as sent (no dot-segment resolution), and its query string. */
+function splitTarget(target: string) {
+  const queryAt = target.indexOf('?');
+  const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+  return { pathname, query: queryAt === -1 ? '' : target.slice(queryAt + 1) };
+}
+
 type Authorization =
   { denied: APIGatewayProxyResult } | { denied?: undefined; context: Record<string, string> };
 
@@ -110,9 +117,9 @@ export async function handleGatewayRequest(
   request: GatewayRequest,
   context: Context,
 ): Promise<APIGatewayProxyResult> {
-  const url = new URL(request.target, 'http://localhost');
-  const underStage = url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`);
-  const path = underStage ? url.pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
+  const { pathname, query } = splitTarget(request.target);
+  const underStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
+  const path = underStage ? pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
   const matched = path === undefined ? undefined : matchResource(path);
   const authorization = request.headers.find(
     ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
@@ -132,7 +139,7 @@ export async function handleGatewayRequest(
     path,
     resource: matched.resource,
     pathParameters: matched.pathParameters,
-    query: url.search.slice(1),
+    query,
     headers: request.headers,
     body: request.body,
     authorizer: auth.context,
