@@ -1,7 +1,10 @@
 // TOKEN authorizer: `Authorization: Bearer <key>` (scheme in any case, key as sent). A bad key
 // throws exactly "Unauthorized", which API Gateway answers as 401. The Allow policy covers every
 // method of the stage, so one cached result serves every route.
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { MetricUnit, metrics } from '#shared/observability.ts';
 import { findActiveApiKey } from '#shared/store/api-key-store.ts';
 
 const BEARER = /^bearer +(\S+) *$/i;
@@ -11,10 +14,13 @@ export const bearerToken = (header: string | undefined) => BEARER.exec(header ??
 /** arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:aws:execute-api:region:account:api/stage/* */
 const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/') + '/*';
 
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const token = bearerToken(event.authorizationToken);
   const apiKey = token === undefined ? undefined : await findActiveApiKey(token);
-  if (!apiKey) throw new Error('Unauthorized');
+  if (!apiKey) {
+    metrics.addMetric('AuthFailures', MetricUnit.Count, 1);
+    throw new Error('Unauthorized');
+  }
   return {
     principalId: apiKey.id,
     policyDocument: {
@@ -24,3 +30,5 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
     context: { apiKeyId: apiKey.id },
   };
 }
+
+export const handler = middy(authorize).use(logMetrics(metrics, { captureColdStartMetric: true }));

@@ -90,17 +90,21 @@ async function authorize(
   authorization: string | undefined,
   method: string,
   resource: string,
+  context: Context,
 ): Promise<Authorization> {
   if (authorization === undefined || !validAuthorizationHeader.test(authorization)) {
     return { denied: gatewayAnswer('UNAUTHORIZED') };
   }
   let result: APIGatewayAuthorizerResult;
   try {
-    result = await authorizer({
-      type: 'TOKEN',
-      authorizationToken: authorization,
-      methodArn: methodArn(method, resource),
-    });
+    result = await authorizer(
+      {
+        type: 'TOKEN',
+        authorizationToken: authorization,
+        methodArn: methodArn(method, resource),
+      },
+      context,
+    );
   } catch (error) {
     return {
       denied: gatewayAnswer(
@@ -126,7 +130,7 @@ export async function handleGatewayRequest(
   )?.[1];
 
   // Every path, known or not, has a method behind the authorizer in the stack: 401 comes first.
-  const auth = await authorize(authorization, request.method, matched?.resource ?? '/{proxy+}');
+  const auth = await authorize(authorization, request.method, matched?.resource ?? '/{proxy+}', context);
   if (auth.denied) return auth.denied;
   if (!matched || path === undefined) return errorResponse(unknownPathError());
   const route = ROUTES.find(

@@ -41,6 +41,8 @@ if (ownsDynamoDb && !process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE) 
   process.env.AWS_ACCESS_KEY_ID = 'local';
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
 }
+// CloudWatch metrics (embedded metric format) mean nothing locally.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_REGION ??= 'us-east-1';
 process.env.PETSTORE_TABLE_NAME ??= DEFAULT_TABLE_NAME;
 process.env.PETSTORE_CURSOR_SECRET ??= cursorSecret();

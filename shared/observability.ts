@@ -1,6 +1,12 @@
-// Structured JSON logs (Powertools) for every function; one logger per process.
+// Structured JSON logs and CloudWatch metrics (Powertools, embedded metric format), one of each
+// per process. Logs carry the Lambda request id; API keys and request bodies are never logged.
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 
 export const SERVICE_NAME = 'petstore';
 
 export const logger = new Logger({ serviceName: SERVICE_NAME });
+
+/** Namespace and service come from POWERTOOLS_METRICS_NAMESPACE / POWERTOOLS_SERVICE_NAME when set. */
+export const metrics = new Metrics({ serviceName: SERVICE_NAME, namespace: 'PetStore' });
+export { MetricUnit } from '@aws-lambda-powertools/metrics';

@@ -1,6 +1,8 @@
 // An API Gateway REST (v1) proxy handler on the shared middy pipeline. The handler it wraps gets
 // the request already validated against its zod schemas and returns a response; every failure,
 // its own included, leaves as the contract's Error object.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
@@ -9,6 +11,7 @@ import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 import { errorResponses, responseHeaders } from '#shared/http/middleware.ts';
 import type { Headers } from '#shared/http/responses.ts';
+import { logger, metrics } from '#shared/observability.ts';
 
 type Schemas = { body?: z.ZodType; query?: z.ZodObject; path?: z.ZodObject };
 type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
@@ -37,6 +40,8 @@ export function httpEndpoint<S extends Schemas>(
   handle: (request: EndpointRequest<S>) => Promise<APIGatewayProxyResult>,
 ) {
   const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(responseHeaders(schemas.headers))
     .use(errorResponses());
   if (schemas.body) pipeline.use(jsonBody());

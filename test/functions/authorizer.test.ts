@@ -3,6 +3,7 @@ import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { handler as authorize } from '#functions/authorizer.ts';
 import { hashApiKey, issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
+import { lambdaContext } from '#test/support/invoke.ts';
 import { createTestTable } from '#test/support/table.ts';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 describe('the TOKEN authorizer', () => {
   it('allows a valid key on every route of the stage, with the key id as principal', async () => {
-    const result = await authorize(event(`Bearer ${issued.key}`));
+    const result = await authorize(event(`Bearer ${issued.key}`), lambdaContext());
     expect(result.principalId).toBe(issued.id);
     expect(result.policyDocument.Statement).toEqual([
       {
@@ -34,7 +35,7 @@ describe('the TOKEN authorizer', () => {
   });
 
   it.each(['bearer', 'BEARER', 'BeArEr'])('accepts the scheme written %s', async (scheme) => {
-    expect((await authorize(event(`${scheme} ${issued.key}`))).principalId).toBe(issued.id);
+    expect((await authorize(event(`${scheme} ${issued.key}`), lambdaContext())).principalId).toBe(issued.id);
   });
 
   it.each([
@@ -46,7 +47,7 @@ describe('the TOKEN authorizer', () => {
     ['a key in another case', () => `Bearer ${issued.key.toUpperCase()}`],
     ['the stored hash instead of the key', () => `Bearer ${hashApiKey(issued.key)}`],
   ])('throws exactly "Unauthorized" for %s', async (_case, header) => {
-    await expect(authorize(event(header()))).rejects.toThrow(/^Unauthorized$/);
+    await expect(authorize(event(header()), lambdaContext())).rejects.toThrow(/^Unauthorized$/);
   });
 
   it('issues random keys of 256 bits and stores only their hash', async () => {
@@ -60,8 +61,8 @@ describe('the TOKEN authorizer', () => {
 
   it('refuses a revoked key at once', async () => {
     const doomed = await issueApiKey('doomed');
-    expect((await authorize(event(`Bearer ${doomed.key}`))).principalId).toBe(doomed.id);
+    expect((await authorize(event(`Bearer ${doomed.key}`), lambdaContext())).principalId).toBe(doomed.id);
     expect(await revokeApiKey(doomed.id)).toMatchObject({ id: doomed.id, revokedAt: expect.any(String) });
-    await expect(authorize(event(`Bearer ${doomed.key}`))).rejects.toThrow(/^Unauthorized$/);
+    await expect(authorize(event(`Bearer ${doomed.key}`), lambdaContext())).rejects.toThrow(/^Unauthorized$/);
   });
 });

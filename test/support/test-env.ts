@@ -10,3 +10,4 @@ process.env.AWS_SECRET_ACCESS_KEY = 'local';
 delete process.env.AWS_SESSION_TOKEN;
 delete process.env.AWS_PROFILE;
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
