@@ -64,7 +64,7 @@ export interface components {
        * @description Availability of the animal. Omitted: `available`.
        * @default available
        */
-      status: components['schemas']['PetStatus'];
+      status?: components['schemas']['PetStatus'];
     };
     /** @description An animal: the fields of NewPet plus its `id`. Every response object has exactly these four. */
     Pet: {

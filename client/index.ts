@@ -1,0 +1,75 @@
+// The typed client for store clients: openapi-fetch over the types openapi-typescript generates
+// from openapi.json (client/schema.d.ts), sending the API key as a bearer token and keeping the
+// int64 categoryId exact both ways (a plain JSON.parse would round values above 2^53).
+import createClient from 'openapi-fetch';
+import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
+import { exactNumber, stringifyJson } from '#shared/json.ts';
+import type { components, paths } from './schema.d.ts';
+
+export type Pet = components['schemas']['Pet'];
+export type NewPet = components['schemas']['NewPet'];
+export type PetStatus = components['schemas']['PetStatus'];
+export type ErrorBody = components['schemas']['Error'];
+export type PetStoreClient = Client<paths>;
+
+export type PetStoreClientOptions = {
+  /** The server's address with its /v1, e.g. https://api.example.com/v1. */
+  baseUrl: string;
+  apiKey: string;
+  /** Another fetch, e.g. one that records or checks every exchange. */
+  fetch?: ClientOptions['fetch'];
+};
+
+/** The fields client/schema.d.ts types as bigint in responses. */
+const INT64_FIELDS = new Set(['categoryId']);
+
+type ReviverContext = { source?: string };
+
+/** JSON.parse, but the int64 fields become bigints read from their source digits. */
+export function parseApiJson(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown, context?: ReviverContext) =>
+    INT64_FIELDS.has(key) && typeof value === 'number' && context?.source !== undefined
+      ? exactNumber(context.source)
+      : value,
+  );
+}
+
+/** openapi-fetch reads a successful body with response.json() when Content-Length is set, else with JSON.parse. */
+class ApiJsonResponse extends Response {
+  override json = async (): Promise<unknown> => parseApiJson(await this.text());
+}
+
+const isJson = (response: Response) =>
+  response.headers.get('Content-Type')?.toLowerCase().startsWith('application/json') ?? false;
+
+/** Swaps each successful JSON response for one whose json() keeps int64 fields exact. */
+const exactInt64Responses: Middleware = {
+  async onResponse({ response }) {
+    if (!response.ok || !isJson(response)) return undefined;
+    const text = await response.text();
+    const headers = new Headers(response.headers);
+    headers.set('Content-Length', String(new TextEncoder().encode(text).length));
+    return new ApiJsonResponse(text, { status: response.status, statusText: response.statusText, headers });
+  },
+};
+
+export function createPetStoreClient({ baseUrl, apiKey, fetch }: PetStoreClientOptions): PetStoreClient {
+  const client = createClient<paths>({
+    baseUrl,
+    headers: { Authorization: `Bearer ${apiKey}` },
+    // bigints go out as their exact digits.
+    bodySerializer: stringifyJson,
+    ...(fetch && { fetch }),
+  });
+  client.use(exactInt64Responses);
+  return client;
+}
+
+const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/;
+
+/** The cursor of the next page from listPets' `Link` header; undefined on the last page. */
+export function nextCursor(response: Response): string | undefined {
+  const target = NEXT_LINK.exec(response.headers.get('Link') ?? '')?.[1];
+  if (target === undefined) return undefined;
+  return new URLSearchParams(target.split('?')[1]).get('cursor') ?? undefined;
+}

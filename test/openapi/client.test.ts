@@ -1,0 +1,97 @@
+// The typed client against the local server: the usage example of docs/openapi.md runs as written,
+// int64 values survive the round trip, and every response it gets matches openapi.json.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createPetStoreClient } from '../../client/index.ts';
+import type { PetStoreClientOptions } from '../../client/index.ts';
+import { petStoreTour } from '../../client/example.ts';
+import { startLocalServer } from '#local/server.ts';
+import type { LocalServer } from '#local/server.ts';
+import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+/** fetch, but every response must be one openapi.json describes. */
+async function contractCheckedFetch(request: Request): Promise<Response> {
+  const response = await fetch(request);
+  const { pathname, search } = new URL(request.url);
+  assertResponseMatchesOpenApi({
+    method: request.method,
+    path: pathname + search,
+    status: response.status,
+    headers: response.headers,
+    bodyText: await response.clone().text(),
+  });
+  return response;
+}
+
+let server: LocalServer;
+let options: PetStoreClientOptions;
+
+beforeAll(async () => {
+  server = await startLocalServer({ port: 0 });
+  options = { baseUrl: `${server.url}/v1`, apiKey: server.apiKey, fetch: contractCheckedFetch };
+});
+afterAll(() => server.close());
+
+describe('the typed client', () => {
+  it('runs the usage example of docs/openapi.md: create, list by status, a typed error', async () => {
+    const { rex, location, available, problem } = await petStoreTour(options);
+    expect(rex).toEqual({
+      id: expect.any(Number),
+      name: 'Rex',
+      categoryId: 9223372036854775807n,
+      status: 'available',
+    });
+    expect(location).toBe(`/v1/pets/${rex.id}`);
+    expect(available).toContainEqual(rex);
+    expect(problem).toBe('not_found');
+  });
+
+  it('is quoted unchanged in docs/openapi.md', () => {
+    const example = /\/\/ docs:start\n([\s\S]*?)\n\s*\/\/ docs:end/.exec(
+      read('../../client/example.ts'),
+    )?.[1];
+    const dedented = example?.replace(/^ {2}/gm, '');
+    expect(dedented).toBeDefined();
+    expect(read('../../docs/openapi.md')).toContain(dedented);
+  });
+
+  it('gets an animal, replays an idempotent create and filters by status', async () => {
+    const petstore = createPetStoreClient(options);
+    const body = { name: 'Tom', categoryId: 2n ** 53n + 1n, status: 'sold' } as const;
+    const params = { header: { 'Idempotency-Key': 'add-tom' } };
+    const first = await petstore.POST('/pets', { params, body });
+    const replay = await petstore.POST('/pets', { params, body });
+    expect(replay.data).toEqual(first.data);
+    expect(replay.response.headers.get('Idempotent-Replayed')).toBe('true');
+
+    const tom = first.data;
+    assert(tom);
+    const got = await petstore.GET('/pets/{petId}', { params: { path: { petId: tom.id } } });
+    expect(got.data).toEqual({ ...tom, categoryId: 9007199254740993n });
+    expect(got.response.headers.get('Deprecation')).toBe('@1767225600');
+
+    const sold = await petstore.GET('/pets', { params: { query: { status: 'sold' } } });
+    expect(sold.data).toEqual([tom]);
+  });
+
+  it('answers invalid input with a typed validation error', async () => {
+    const petstore = createPetStoreClient(options);
+    const { data, error } = await petstore.POST('/pets', { body: { name: ' ', categoryId: 0 } });
+    expect(data).toBeUndefined();
+    expect(error).toEqual({
+      code: 'validation_error',
+      message: expect.stringMatching(/name: .*categoryId: /),
+      status: 400,
+    });
+  });
+
+  it('sends the API key, and without a valid one gets 401', async () => {
+    const stranger = createPetStoreClient({ ...options, apiKey: 'psk_unknown' });
+    const { error, response } = await stranger.GET('/pets');
+    expect(response.status).toBe(401);
+    expect(error?.code).toBe('unauthorized');
+  });
+});
