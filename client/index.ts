@@ -34,7 +34,6 @@ export function parseApiJson(text: string): unknown {
   );
 }
 
-/** openapi-fetch reads a successful body with response.json() when Content-Length is set, else with JSON.parse. */
 class ApiJsonResponse extends Response {
   override json = async (): Promise<unknown> => parseApiJson(await this.text());
 }
@@ -42,7 +41,11 @@ class ApiJsonResponse extends Response {
 const isJson = (response: Response) =>
   response.headers.get('Content-Type')?.toLowerCase().startsWith('application/json') ?? false;
 
-/** Swaps each successful JSON response for one whose json() keeps int64 fields exact. */
+/**
+ * openapi-fetch has no response-parser option: it reads a successful body with response.json()
+ * when Content-Length is set (else with JSON.parse), so each successful JSON response is swapped
+ * for one with a Content-Length and a json() that keeps the int64 fields exact.
+ */
 const exactInt64Responses: Middleware = {
   async onResponse({ response }) {
     if (!response.ok || !isJson(response)) return undefined;
