@@ -1,0 +1,143 @@
+// CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: API 5xx and
+// p99 latency, errors of the route functions, throttles of every function, DynamoDB throttles.
+// The authorizer's errors are not alarmed: it fails on purpose for every bad API key. A failure to
+// reach its table shows up as AUTHORIZER_FAILURE, a 5xx, in the API alarm.
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import type { StageSettings } from '#lib/stage-settings.ts';
+import { STATUS_INDEX } from '#shared/store/table.ts';
+
+const PERIOD = Duration.minutes(5);
+
+export type PetstoreAlarmsProps = {
+  settings: StageSettings;
+  apiStage: Stage;
+  /** The functions whose failed invocations are alarmed, by name. */
+  routeFunctions: Record<string, IFunction>;
+  authorizerFunction: IFunction;
+  table: ITable;
+};
+
+export class PetstoreAlarms extends Construct {
+  readonly topic: Topic;
+  private readonly settings: StageSettings;
+
+  constructor(scope: Construct, id: string, props: PetstoreAlarmsProps) {
+    super(scope, id);
+    const { settings, apiStage, routeFunctions, authorizerFunction, table } = props;
+    this.settings = settings;
+    this.topic = this.alarmTopic();
+    const thresholds = settings.alarms;
+
+    this.alarm('Api5xx', {
+      metric: apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      threshold: thresholds.serverErrorsPer5Minutes,
+      description: 'The API answered 5xx (its own answers included).',
+    });
+    this.alarm('ApiP99Latency', {
+      metric: apiStage.metricLatency({ period: PERIOD, statistic: 'p99' }),
+      threshold: thresholds.p99LatencyMs,
+      evaluationPeriods: 3,
+      description: 'p99 latency of the API, 15 minutes in a row.',
+    });
+    for (const [name, fn] of Object.entries(routeFunctions)) {
+      this.alarm(`${name}Errors`, {
+        metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        threshold: thresholds.functionErrorsPer5Minutes,
+        description: `${name} invocations failed (crash or timeout).`,
+      });
+    }
+    for (const [name, fn] of Object.entries({ ...routeFunctions, authorizer: authorizerFunction })) {
+      this.alarm(`${name}Throttles`, {
+        metric: fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        description: `${name} invocations were throttled (account concurrency).`,
+      });
+    }
+    this.alarm('DynamoDbThrottles', {
+      metric: dynamoDbThrottles(table),
+      threshold: 1,
+      description: 'DynamoDB throttled reads or writes of the table or its index.',
+    });
+  }
+
+  /** Encrypted with a key of its own: CloudWatch cannot publish with the AWS-managed SNS key. */
+  private alarmTopic(): Topic {
+    const key = new Key(this, 'TopicKey', {
+      description: `Pet store ${this.settings.name}: alarm notifications`,
+      enableKeyRotation: true,
+      removalPolicy: this.settings.removalPolicy,
+    });
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const topic = new Topic(this, 'Topic', {
+      displayName: `Pet store ${this.settings.name} alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
+    return topic;
+  }
+
+  private alarm(
+    id: string,
+    options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number },
+  ) {
+    const alarm = new Alarm(this, id, {
+      alarmName: `petstore-${this.settings.name}-${id}`,
+      alarmDescription: options.description,
+      metric: options.metric,
+      threshold: options.threshold,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const action = new SnsAction(this.topic);
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+  }
+}
+
+/** Read and write throttle events of the table plus reads of the index, missing points as 0. */
+function dynamoDbThrottles(table: ITable): MathExpression {
+  const throttleEvents = (metricName: string, dimensions: Record<string, string> = {}) =>
+    new Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName,
+      dimensionsMap: { TableName: table.tableName, ...dimensions },
+      statistic: 'Sum',
+      period: PERIOD,
+    });
+  return new MathExpression({
+    expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0)',
+    usingMetrics: {
+      tableReads: throttleEvents('ReadThrottleEvents'),
+      tableWrites: throttleEvents('WriteThrottleEvents'),
+      indexReads: throttleEvents('ReadThrottleEvents', { GlobalSecondaryIndexName: STATUS_INDEX.name }),
+    },
+    period: PERIOD,
+    label: 'DynamoDB throttle events',
+  });
+}

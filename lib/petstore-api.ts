@@ -1,0 +1,144 @@
+// The REST API: stage `v1`, the routes of shared/http/routes.ts behind the TOKEN authorizer, 404
+// and 405 answered by API Gateway itself, every gateway response as an Error object, stage
+// throttling, JSON access logs, execution logs of errors, X-Ray, and the per-key usage plan.
+import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  ApiKeySourceType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  Period,
+  RestApi,
+  TokenAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { UsagePlan } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ACCESS_LOG_FORMAT } from '#lib/access-log-format.ts';
+import { addErrorMethod } from '#lib/error-methods.ts';
+import { addGatewayResponses } from '#lib/gateway-responses.ts';
+import type { StageSettings } from '#lib/stage-settings.ts';
+import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
+import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+
+export type PetstoreApiProps = {
+  settings: StageSettings;
+  routeFunctions: Record<OperationId, IFunction>;
+  authorizerFunction: IFunction;
+};
+
+export class PetstoreApi extends Construct {
+  readonly restApi: RestApi;
+  readonly usagePlan: UsagePlan;
+  /** The base address clients use: https://<id>.execute-api.<region>.<suffix>/v1 */
+  readonly url: string;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    { settings, routeFunctions, authorizerFunction }: PetstoreApiProps,
+  ) {
+    super(scope, id);
+    const logs = { retention: settings.logRetention, removalPolicy: settings.removalPolicy };
+
+    this.restApi = new RestApi(this, 'Api', {
+      restApiName: `petstore-${settings.name}`,
+      description: `Pet store API (${settings.name})`,
+      endpointTypes: [EndpointType.REGIONAL],
+      // Execution logs need the account's API Gateway CloudWatch role. It is one setting per
+      // account and region, so both stages may set it: RETAIN keeps it valid if one stack goes.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        throttlingRateLimit: settings.throttling.rateLimit,
+        throttlingBurstLimit: settings.throttling.burstLimit,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Data traces would log request headers, Authorization (the API key) included.
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', logs)),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+      },
+    });
+    // RestApi's own Endpoint output ends in '/v1/'; the stack outputs `url` instead.
+    this.restApi.node.tryRemoveChild('Endpoint');
+    this.url = `https://${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}${BASE_PATH}`;
+
+    // API Gateway would create this log group itself, without retention.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      ...logs,
+      logGroupName: Fn.join('', ['API-Gateway-Execution-Logs_', this.restApi.restApiId, `/${STAGE_NAME}`]),
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+
+    const authorizer = new TokenAuthorizer(this, 'Authorizer', {
+      authorizerName: 'bearer-api-key',
+      handler: authorizerFunction,
+      identitySource: IdentitySource.header(AUTHORIZER.header),
+      validationRegex: AUTHORIZER.validationRegex,
+      resultsCacheTtl: Duration.seconds(AUTHORIZER.resultsCacheTtlSeconds),
+    });
+
+    for (const route of ROUTES) {
+      this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(
+          route.method,
+          new LambdaIntegration(routeFunctions[route.operationId], { allowTestInvoke: false }),
+          {
+            authorizer,
+            operationName: route.operationId,
+          },
+        );
+    }
+    for (const path of Object.keys(ALLOWED_METHODS)) {
+      addErrorMethod(this.restApi.root.resourceForPath(path), methodNotAllowedError(path), authorizer);
+    }
+    addErrorMethod(this.restApi.root, unknownPathError(), authorizer);
+    addErrorMethod(this.restApi.root.addResource('{proxy+}'), unknownPathError(), authorizer);
+    addGatewayResponses(this.restApi);
+
+    // Each API key's share of the stage. Enforced only once the authorizer returns the key's
+    // usageIdentifierKey and methods require an API key: see docs/deployment.md.
+    this.usagePlan = this.restApi.addUsagePlan('PerKeyLimits', {
+      name: `petstore-${settings.name}-per-key`,
+      throttle: settings.perKeyLimits,
+      quota: { limit: settings.perKeyLimits.requestsPerDay, period: Period.DAY },
+      apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+    });
+
+    this.acknowledgeNagFindings();
+  }
+
+  private acknowledgeNagFindings() {
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'The functions validate every request (zod) so that messages name the field and the contract order of 413, 415 and 400 holds; an API Gateway validator would answer first, with its own messages.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Clients authenticate with API keys as bearer tokens (the specification), checked by the TOKEN authorizer on every method; there are no Cognito users.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          "The account-level role API Gateway uses to write execution logs; AWS's managed policy is the documented one for it.",
+      },
+    );
+    Validations.of(this.restApi.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL: every request needs an API key, stage throttling bounds the load, and a web ACL is a per-account cost decision left to operators (docs/deployment.md).',
+    });
+  }
+}

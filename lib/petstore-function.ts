@@ -1,0 +1,97 @@
+// One Lambda function of the service: nodejs24.x on ARM64, bundled locally by esbuild into one
+// minified ESM file with the AWS SDK inside (a pinned SDK, no runtime-provided surprises) and a
+// source map, logging to its own log group with the stage's retention, traced by X-Ray. Its role
+// holds only its log group and the table access it is given.
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { StageSettings } from '#lib/stage-settings.ts';
+import { grantTableAccess } from '#lib/table-access.ts';
+import type { TableAccess } from '#lib/table-access.ts';
+import { SERVICE_NAME } from '#shared/observability.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What shared/observability.ts gives its Metrics (its explicit namespace wins over this variable). */
+const METRICS_NAMESPACE = 'PetStore';
+
+/** Above the DynamoDB client's worst case (3 attempts of 1 s connect + 2 s request), below API Gateway's 29 s. */
+const TIMEOUT = Duration.seconds(10);
+
+export type PetstoreFunctionProps = {
+  /** The handler module, relative to the project root (ROUTES' `entry`). */
+  entry: string;
+  /** A fixed CloudFormation logical id, so sam local commands and events/env.json can name it. */
+  logicalId: string;
+  table: ITable;
+  tableAccess: TableAccess;
+  settings: StageSettings;
+  environment?: Record<string, string>;
+};
+
+export class PetstoreFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: PetstoreFunctionProps) {
+    super(scope, id);
+    const { settings } = props;
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    // Its own role instead of AWSLambdaBasicExecutionRole: write to this log group only.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${PROJECT_ROOT}${props.entry}`,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: settings.functionMemoryMb,
+      timeout: TIMEOUT,
+      tracing: Tracing.ACTIVE,
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        PETSTORE_TABLE_NAME: props.table.tableName,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies inside an ESM bundle still call require().
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: the version the tests ran with, and no extra module loading.
+        externalModules: [],
+        // No Docker here or in CI: esbuild from node_modules does the bundling.
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+    (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
+    grantTableAccess(role, props.table, props.tableAccess);
+
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+    });
+  }
+}

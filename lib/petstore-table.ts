@@ -1,0 +1,30 @@
+// The single table of shared/store/table.ts: generic string keys, the byStatus GSI, a TTL for
+// idempotency records. On-demand, with point-in-time recovery; production keeps it on deletion.
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import type { StageSettings } from '#lib/stage-settings.ts';
+import { STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+
+const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
+
+export class PetstoreTable extends Table {
+  constructor(scope: Construct, id: string, settings: StageSettings) {
+    super(scope, id, {
+      // A fixed name per stage: the key CLI and sam local (events/env.json) can name it.
+      tableName: `petstore-${settings.name}`,
+      partitionKey: stringKey(TABLE_KEY.partitionKey),
+      sortKey: stringKey(TABLE_KEY.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: settings.deletionProtection,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.addGlobalSecondaryIndex({
+      indexName: STATUS_INDEX.name,
+      partitionKey: stringKey(STATUS_INDEX.partitionKey),
+      sortKey: stringKey(STATUS_INDEX.sortKey),
+      projectionType: ProjectionType.ALL,
+    });
+  }
+}

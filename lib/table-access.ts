@@ -1,0 +1,56 @@
+// What each function may do on the table: exactly the calls its code makes, each limited with
+// dynamodb:LeadingKeys to the partitions it touches. listPets and getPet cannot read API key hashes
+// or idempotency records, createPet cannot read keys, the authorizer can read nothing but keys.
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import {
+  API_KEY_PARTITION,
+  PET_PARTITION,
+  STATUS_INDEX,
+  idempotencyKey,
+  petIdCounterKey,
+} from '#shared/store/table.ts';
+
+export type TableAccess = 'readPets' | 'createPets' | 'readApiKeys';
+
+type Rule = { actions: string[]; partitions: string[] } | { actions: string[]; statusIndex: true };
+
+/** Every idempotency record partition: one per API key, `IDEMPOTENCY#<key id>`. */
+const IDEMPOTENCY_PARTITIONS = idempotencyKey('*', '').pk;
+
+const RULES: Record<TableAccess, Rule[]> = {
+  readPets: [
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitions: [PET_PARTITION] },
+    // Only pets carry the index's keys, so the index holds nothing else to protect.
+    { actions: ['dynamodb:Query'], statusIndex: true },
+  ],
+  createPets: [
+    // The pet's conditional Put and the read-back of a taken id; claiming and reading a record.
+    {
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+      partitions: [PET_PARTITION, IDEMPOTENCY_PARTITIONS],
+    },
+    // Leasing a block of ids from the counter; relocking and completing a record.
+    { actions: ['dynamodb:UpdateItem'], partitions: [petIdCounterKey.pk, IDEMPOTENCY_PARTITIONS] },
+  ],
+  readApiKeys: [{ actions: ['dynamodb:GetItem'], partitions: [API_KEY_PARTITION] }],
+};
+
+function statement(table: ITable, rule: Rule): PolicyStatement {
+  if ('statusIndex' in rule) {
+    return new PolicyStatement({
+      actions: rule.actions,
+      resources: [`${table.tableArn}/index/${STATUS_INDEX.name}`],
+    });
+  }
+  return new PolicyStatement({
+    actions: rule.actions,
+    resources: [table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': rule.partitions } },
+  });
+}
+
+export function grantTableAccess(grantee: IGrantable, table: ITable, access: TableAccess): void {
+  for (const rule of RULES[access]) grantee.grantPrincipal.addToPrincipalPolicy(statement(table, rule));
+}
