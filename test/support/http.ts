@@ -1,6 +1,8 @@
-// A client for the HTTP tests: real requests with fetch to a real local server.
+// A client for the HTTP tests: real requests with fetch to a real local server, each response
+// checked against openapi.json.
 import { startLocalServer } from '#local/server.ts';
 import type { LocalServer } from '#local/server.ts';
+import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 
 export type HttpResponse = { status: number; headers: Headers; text: string; json: unknown };
 
@@ -24,6 +26,14 @@ export function httpClient(server: LocalServer) {
     if (body !== undefined && typeof body === 'string') headers['Content-Type'] ??= 'application/json';
     const response = await fetch(`${server.url}${target}`, { method, headers, body });
     const text = await response.text();
+    // Every response the HTTP tests see must be one the OpenAPI document describes.
+    assertResponseMatchesOpenApi({
+      method,
+      path: target,
+      status: response.status,
+      headers: response.headers,
+      bodyText: text,
+    });
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
