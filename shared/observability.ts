@@ -7,6 +7,19 @@ export const SERVICE_NAME = 'petstore';
 
 export const logger = new Logger({ serviceName: SERVICE_NAME });
 
+/** Metrics warns on each invocation that adds no metric; for list and get that is the normal case. */
+const metricsLogger = {
+  debug: logger.debug.bind(logger),
+  info: logger.info.bind(logger),
+  error: logger.error.bind(logger),
+  warn: (message: string) =>
+    message.startsWith('No application metrics') ? logger.debug(message) : logger.warn(message),
+};
+
 /** Namespace and service come from POWERTOOLS_METRICS_NAMESPACE / POWERTOOLS_SERVICE_NAME when set. */
-export const metrics = new Metrics({ serviceName: SERVICE_NAME, namespace: 'PetStore' });
+export const metrics = new Metrics({
+  serviceName: SERVICE_NAME,
+  namespace: 'PetStore',
+  logger: metricsLogger,
+});
 export { MetricUnit } from '@aws-lambda-powertools/metrics';
