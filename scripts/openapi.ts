@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import type { SchemaObject, TransformNodeOptions } from 'openapi-typescript';
 import * as prettier from 'prettier';
 import ts from 'typescript';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ERROR_CATALOGUE, ErrorBody, RETRY_AFTER_SECONDS } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
@@ -101,7 +101,7 @@ function addOpenApiDetails({ zodSchema, jsonSchema }: { zodSchema: unknown; json
 }
 
 /** Each schema under its component name, with references between them; `io` picks the request or response side. */
-function zodComponents(io: 'input' | 'output', schemas: Record<string, z.ZodType>): Record<string, Json> {
+function zodComponents(io: 'input' | 'output', schemas: Record<string, z.ZodMiniType>): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
   const converted = z.toJSONSchema(registry, {

@@ -1,6 +1,7 @@
 // The contract's error catalogue: every error the API can answer, with its HTTP status and a
 // default message. API Gateway's own responses (lib/), the handlers and the local server all use it.
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type { $ZodError } from 'zod/v4/core';
 
 export const ERROR_CATALOGUE = {
   validation_error: { status: 400, message: 'The request is invalid.' },
@@ -21,7 +22,7 @@ export const ErrorCode = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...E
 export const ErrorBody = z.strictObject({
   code: ErrorCode,
   message: z.string(),
-  status: z.number().int().min(400).max(599),
+  status: z.int().check(z.minimum(400), z.maximum(599)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -55,7 +56,7 @@ export const serviceUnavailable = () =>
   new ApiError('service_unavailable', undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 
 /** Formats zod issues as the contract's messages, each naming its field: `limit: must be ...`. */
-export function validationError(where: string, error: z.ZodError): ApiError {
+export function validationError(where: string, error: $ZodError): ApiError {
   const messages = error.issues.flatMap((issue) => {
     const path = issue.path.length > 0 ? issue.path.join('.') : where;
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: ${issue.message}`);

@@ -1,6 +1,8 @@
 // The single source of every type the API exchanges. Handlers validate with these schemas, the
 // OpenAPI document is generated from them, and TypeScript types are inferred from them.
-import { z } from 'zod';
+// zod/mini (tree-shakable) rather than classic zod: the same schemas for 17 KB of bundle
+// instead of 450 KB, which is most of a cold start's import time.
+import * as z from 'zod/mini';
 
 export const INT64_MAX = 9_223_372_036_854_775_807n;
 /** Ids stay within the range every JSON client reads exactly (the contract's 1 .. 2^53-1). */
@@ -19,28 +21,27 @@ export type PetStatus = z.infer<typeof PetStatus>;
 
 const codePoints = (text: string) => [...text].length;
 
-export const PetName = z
-  .string({ error: requiredOr('must be a string') })
-  .refine((name) => codePoints(name) >= 1 && codePoints(name) <= NAME_MAX_CODE_POINTS, {
+export const PetName = z.string({ error: requiredOr('must be a string') }).check(
+  z.refine((name: string) => codePoints(name) >= 1 && codePoints(name) <= NAME_MAX_CODE_POINTS, {
     error: `must be 1 to ${NAME_MAX_CODE_POINTS} characters`,
     abort: true,
-  })
-  .refine((name) => name.trim().length > 0, { error: 'must not be only whitespace' });
+  }),
+  z.refine((name: string) => name.trim().length > 0, { error: 'must not be only whitespace' }),
+);
 
 const categoryIdRule = `must be an integer from 1 to ${INT64_MAX}`;
 /** JSON bodies are parsed with shared/json.ts, which turns every integral number into a bigint. */
 export const CategoryId = z
   .bigint({ error: requiredOr(categoryIdRule) })
-  .min(1n, { error: categoryIdRule })
-  .max(INT64_MAX, { error: categoryIdRule });
+  .check(z.minimum(1n, { error: categoryIdRule }), z.maximum(INT64_MAX, { error: categoryIdRule }));
 
 export const NewPet = z.strictObject(
-  { name: PetName, categoryId: CategoryId, status: PetStatus.default('available') },
+  { name: PetName, categoryId: CategoryId, status: z._default(PetStatus, 'available') },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown field' : 'must be a JSON object') },
 );
 export type NewPet = z.output<typeof NewPet>;
 
-export const PetId = z.number().int().min(1).max(PET_ID_MAX);
+export const PetId = z.int().check(z.minimum(1), z.maximum(PET_ID_MAX));
 export const Pet = z.strictObject({
   id: PetId,
   name: z.string(),
@@ -54,23 +55,24 @@ const decimalInteger = /^[1-9][0-9]*$/;
 
 const pageSizeRule = `must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`;
 export const ListPetsQuery = z.object({
-  limit: z
-    .string()
-    .regex(decimalInteger, { error: pageSizeRule })
-    .transform(Number)
-    .refine((limit) => limit <= PAGE_SIZE.max, { error: pageSizeRule })
-    .default(PAGE_SIZE.default),
-  status: PetStatus.optional(),
-  cursor: z.string().optional(),
+  limit: z._default(
+    z
+      .pipe(z.string().check(z.regex(decimalInteger, { error: pageSizeRule })), z.transform(Number))
+      .check(z.refine((limit: number) => limit <= PAGE_SIZE.max, { error: pageSizeRule })),
+    PAGE_SIZE.default,
+  ),
+  status: z.optional(PetStatus),
+  cursor: z.optional(z.string()),
 });
 export type ListPetsQuery = z.output<typeof ListPetsQuery>;
 
 const petIdRule = `must be an integer from 1 to ${INT64_MAX}`;
 export const GetPetPath = z.object({
   petId: z
-    .string({ error: requiredOr(petIdRule) })
-    .regex(decimalInteger, { error: petIdRule })
-    .transform(BigInt)
-    .refine((id) => id <= INT64_MAX, { error: petIdRule }),
+    .pipe(
+      z.string({ error: requiredOr(petIdRule) }).check(z.regex(decimalInteger, { error: petIdRule })),
+      z.transform((id: string) => BigInt(id)),
+    )
+    .check(z.refine((id: bigint) => id <= INT64_MAX, { error: petIdRule })),
 });
 export type GetPetPath = z.output<typeof GetPetPath>;

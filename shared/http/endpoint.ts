@@ -5,7 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, validationError } from '#shared/errors.ts';
 import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
@@ -13,18 +13,18 @@ import { errorResponses, responseHeaders } from '#shared/http/middleware.ts';
 import type { Headers } from '#shared/http/responses.ts';
 import { logger, metrics } from '#shared/observability.ts';
 
-type Schemas = { body?: z.ZodType; query?: z.ZodObject; path?: z.ZodObject };
-type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
+type Schemas = { body?: z.ZodMiniType; query?: z.ZodMiniObject; path?: z.ZodMiniObject };
+type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodMiniType ? z.output<S[K]> : never };
 export type EndpointRequest<S extends Schemas> = Parsed<S> & { event: JsonBodyEvent };
 
-function validate<T extends z.ZodType>(where: string, schema: T, input: unknown): z.output<T> {
+function validate<T extends z.ZodMiniType>(where: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(where, result.error);
   return result.data;
 }
 
 /** The known query parameters, each given at most once (a repeated one is ambiguous: 400). */
-function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodObject): Record<string, string> {
+function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodMiniObject): Record<string, string> {
   const parameters: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
     const values = event.multiValueQueryStringParameters?.[name] ?? [];
