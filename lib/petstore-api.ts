@@ -13,7 +13,7 @@ import {
   RestApi,
   TokenAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
-import type { UsagePlan } from 'aws-cdk-lib/aws-apigateway';
+import type { IAuthorizer, UsagePlan } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -85,36 +85,41 @@ export class PetstoreApi extends Construct {
       validationRegex: AUTHORIZER.validationRegex,
       resultsCacheTtl: Duration.seconds(AUTHORIZER.resultsCacheTtlSeconds),
     });
-
-    for (const route of ROUTES) {
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(
-          route.method,
-          new LambdaIntegration(routeFunctions[route.operationId], { allowTestInvoke: false }),
-          {
-            authorizer,
-            operationName: route.operationId,
-          },
-        );
-    }
-    for (const path of Object.keys(ALLOWED_METHODS)) {
-      addErrorMethod(this.restApi.root.resourceForPath(path), methodNotAllowedError(path), authorizer);
-    }
-    addErrorMethod(this.restApi.root, unknownPathError(), authorizer);
-    addErrorMethod(this.restApi.root.addResource('{proxy+}'), unknownPathError(), authorizer);
-    addGatewayResponses(this.restApi);
+    this.addRoutes(routeFunctions, authorizer);
+    this.addErrorAnswers(authorizer);
 
     // Each API key's share of the stage. Enforced only once the authorizer returns the key's
     // usageIdentifierKey and methods require an API key: see docs/deployment.md.
     this.usagePlan = this.restApi.addUsagePlan('PerKeyLimits', {
       name: `petstore-${settings.name}-per-key`,
-      throttle: settings.perKeyLimits,
+      throttle: { rateLimit: settings.perKeyLimits.rateLimit, burstLimit: settings.perKeyLimits.burstLimit },
       quota: { limit: settings.perKeyLimits.requestsPerDay, period: Period.DAY },
       apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
     });
 
     this.acknowledgeNagFindings();
+  }
+
+  private addRoutes(routeFunctions: Record<OperationId, IFunction>, authorizer: IAuthorizer) {
+    for (const route of ROUTES) {
+      const integration = new LambdaIntegration(routeFunctions[route.operationId], {
+        allowTestInvoke: false,
+      });
+      this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, integration, { authorizer, operationName: route.operationId });
+    }
+  }
+
+  /** What API Gateway answers itself: 405 on known paths, 404 elsewhere, its gateway responses. */
+  private addErrorAnswers(authorizer: IAuthorizer) {
+    const { root } = this.restApi;
+    for (const path of Object.keys(ALLOWED_METHODS)) {
+      addErrorMethod(root.resourceForPath(path), methodNotAllowedError(path), authorizer);
+    }
+    addErrorMethod(root, unknownPathError(), authorizer);
+    addErrorMethod(root.addResource('{proxy+}'), unknownPathError(), authorizer);
+    addGatewayResponses(this.restApi);
   }
 
   private acknowledgeNagFindings() {
