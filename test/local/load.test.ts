@@ -1,21 +1,13 @@
 // A bounded load on loopback: 1,000 creates from 50 concurrent clients, then every id read back
 // and a walk of the list that must meet each pet exactly once.
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { LocalServer } from '#local/server.ts';
+import { expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { httpClient, startTestServer } from '#test/support/http.ts';
+import { useTestServer } from '#test/support/http.ts';
 
 const CREATES = 1_000;
 const CLIENTS = 50;
 
-let server: LocalServer;
-let request: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  request = httpClient(server);
-});
-afterAll(() => server.close());
+const { request } = useTestServer();
 
 /** Runs `work` for 0..count-1 with `clients` requests in flight at most. */
 async function withClients<T>(count: number, clients: number, work: (i: number) => Promise<T>): Promise<T[]> {

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { LocalServer } from '#local/server.ts';
+import { describe, expect, it } from '@jest/globals';
 import { issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
 import type { Pet } from '#shared/schemas.ts';
-import { httpClient, startTestServer } from '#test/support/http.ts';
+import { useTestServer } from '#test/support/http.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 
-let server: LocalServer;
-let request: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  request = httpClient(server);
-});
-afterAll(() => server.close());
+const { request, running } = useTestServer();
 
 const create = (body: unknown) => request('/v1/pets', { method: 'POST', body: JSON.stringify(body) });
 const expectError = (response: HttpResponse, status: number, code: string) => {
@@ -37,7 +29,7 @@ describe('authentication', () => {
     ['the key in another case', (key: string) => `Bearer ${key.toUpperCase()}`],
   ])('answers 401 for %s', async (_case, header) => {
     expectError(
-      await request('/v1/pets', { headers: { Authorization: header(server.apiKey) } }),
+      await request('/v1/pets', { headers: { Authorization: header(running.server.apiKey) } }),
       401,
       'unauthorized',
     );
@@ -46,7 +38,7 @@ describe('authentication', () => {
   it('accepts the scheme in any case', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
       const response = await request('/v1/pets', {
-        headers: { Authorization: `${scheme} ${server.apiKey}` },
+        headers: { Authorization: `${scheme} ${running.server.apiKey}` },
       });
       expect(response.status).toBe(200);
     }

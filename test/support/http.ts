@@ -1,5 +1,6 @@
 // A client for the HTTP tests: real requests with fetch to a real local server, each response
 // checked against openapi.json.
+import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalServer } from '#local/server.ts';
 import type { LocalServer } from '#local/server.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
@@ -14,8 +15,15 @@ export type RequestOptions = {
   key?: string | null;
 };
 
-export async function startTestServer(): Promise<LocalServer> {
-  return startLocalServer({ port: 0 });
+/** A local server for the test file's lifetime; `request` is ready from beforeAll on. */
+export function useTestServer() {
+  const running = {} as { server: LocalServer; request: ReturnType<typeof httpClient> };
+  beforeAll(async () => {
+    running.server = await startLocalServer({ port: 0 });
+    running.request = httpClient(running.server);
+  });
+  afterAll(() => running.server.close());
+  return { request: (target: string, options?: RequestOptions) => running.request(target, options), running };
 }
 
 export function httpClient(server: LocalServer) {
