@@ -11,7 +11,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
-export const OUTPUTS_FILE = 'cdk-outputs.json';
 const USAGE =
   'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production]';
 
@@ -26,15 +25,16 @@ const { values, positionals } = parseArgs({
 });
 const [command, keyId] = positionals;
 
-/** The table of a deployed stage, from the outputs `npm run deploy:<stage>` writes. */
+/** The table of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
 function stageTableName(stage: string): string {
-  if (!existsSync(OUTPUTS_FILE)) fail(`${OUTPUTS_FILE} not found: deploy first (npm run deploy:${stage}).`);
-  const outputs = JSON.parse(readFileSync(OUTPUTS_FILE, 'utf8')) as Record<string, Record<string, string>>;
+  const outputsFile = `cdk-outputs.${stage}.json`;
+  if (!existsSync(outputsFile)) fail(`${outputsFile} not found: deploy first (npm run deploy:${stage}).`);
+  const outputs = JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, Record<string, string>>;
   const stack = Object.entries(outputs).find(([name]) =>
     name.toLowerCase().includes(stage.toLowerCase()),
   )?.[1];
   const tableName = Object.entries(stack ?? {}).find(([name]) => /TableName/.test(name))?.[1];
-  return tableName ?? fail(`No table name for stage ${stage} in ${OUTPUTS_FILE}.`);
+  return tableName ?? fail(`No table name for stage ${stage} in ${outputsFile}.`);
 }
 
 let embedded: Awaited<ReturnType<typeof startEmbeddedDynamoDb>> | undefined;

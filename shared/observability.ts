@@ -16,7 +16,7 @@ const metricsLogger = {
     message.startsWith('No application metrics') ? logger.debug(message) : logger.warn(message),
 };
 
-/** Namespace and service come from POWERTOOLS_METRICS_NAMESPACE / POWERTOOLS_SERVICE_NAME when set. */
+/** Every metric of the service lands in the PetStore namespace, in every stage (a dimension tells them apart). */
 export const metrics = new Metrics({
   serviceName: SERVICE_NAME,
   namespace: 'PetStore',
