@@ -1,15 +1,18 @@
 // `npm run keys -- <create --name NAME | list | revoke ID> [--stage staging|production]`
-// Manages API keys in a table: a deployed stage's (its name from the cdk deploy outputs file), a
+// Manages API keys in a table: a deployed stage's (named in the outputs file of its deploy), a
 // DynamoDB named by AWS_ENDPOINT_URL_DYNAMODB + PETSTORE_TABLE_NAME, or the local server's
-// PETSTORE_DATA_DIR (while that server is stopped: the embedded store takes a file lock).
+// PETSTORE_DATA_DIR (while that server is stopped: the embedded store takes a file lock). For a
+// stage, keys are also registered in (and disabled from) its usage plan, for per-key limits.
 // The plain key is printed once, by `create`; nothing else ever shows or logs it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TABLE_NAME } from '#shared/store/table.ts';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DEFAULT_TABLE_NAME } from '#shared/store/table.ts';
 import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { ensureTable } from '#local/table-setup.ts';
+import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
 
 const USAGE =
   'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production]';
@@ -25,22 +28,26 @@ const { values, positionals } = parseArgs({
 });
 const [command, keyId] = positionals;
 
-/** The table of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
-function stageTableName(stage: string): string {
+/** The table and usage plan of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
+function stageOutputs(stage: string) {
   const outputsFile = `cdk-outputs.${stage}.json`;
   if (!existsSync(outputsFile)) fail(`${outputsFile} not found: deploy first (npm run deploy:${stage}).`);
-  const outputs = JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, Record<string, string>>;
-  const stack = Object.entries(outputs).find(([name]) =>
-    name.toLowerCase().includes(stage.toLowerCase()),
-  )?.[1];
-  const tableName = Object.entries(stack ?? {}).find(([name]) => /TableName/.test(name))?.[1];
-  return tableName ?? fail(`No table name for stage ${stage} in ${outputsFile}.`);
+  const stacks = Object.values(
+    JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, Record<string, string>>,
+  );
+  const output = (name: string) =>
+    stacks.flatMap((outputs) => Object.entries(outputs)).find(([key]) => key.startsWith(name))?.[1] ??
+    fail(`No ${name} output in ${outputsFile}.`);
+  return { tableName: output('TableName'), usagePlanId: output('UsagePlanId') };
 }
 
 let embedded: Awaited<ReturnType<typeof startEmbeddedDynamoDb>> | undefined;
+let usagePlanId: string | undefined;
 if (values.stage) {
   if (!['staging', 'production'].includes(values.stage)) fail(USAGE);
-  process.env.PETSTORE_TABLE_NAME = stageTableName(values.stage);
+  const outputs = stageOutputs(values.stage);
+  process.env.PETSTORE_TABLE_NAME = outputs.tableName;
+  usagePlanId = outputs.usagePlanId;
 } else if (!process.env.AWS_ENDPOINT_URL_DYNAMODB) {
   const dataDir =
     process.env.PETSTORE_DATA_DIR ?? fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
@@ -55,26 +62,42 @@ if (embedded) await ensureTable(new DynamoDBClient({}), process.env.PETSTORE_TAB
 
 // The store reads its table name when loaded, so it is loaded only now.
 const keys = await import('#shared/store/api-key-store.ts');
+const apiGateway = new APIGatewayClient({});
+
+async function create(name: string) {
+  const issued = await keys.issueApiKey(name);
+  if (usagePlanId) {
+    await addToUsagePlan(apiGateway, usagePlanId, issued.id, keys.hashApiKey(issued.key)).catch(
+      async (error) => {
+        await keys.revokeApiKey(issued.id);
+        throw error;
+      },
+    );
+  }
+  console.log(`Issued ${issued.id} (${issued.name}). The key, shown this once:\n${issued.key}`);
+}
+
+async function revoke(id: string) {
+  if (!(await keys.revokeApiKey(id))) fail(`No key with id ${id}.`);
+  if (usagePlanId) await disableInUsagePlan(apiGateway, id);
+  console.log(
+    `Revoked ${id}: refused at once by the authorizer, within the authorizer cache TTL by API Gateway.`,
+  );
+}
+
+async function list() {
+  for (const key of await keys.listApiKeys()) {
+    console.log(
+      [key.id, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.name].join('  '),
+    );
+  }
+}
 
 try {
-  if (command === 'create' && values.name) {
-    const issued = await keys.issueApiKey(values.name);
-    console.log(`Issued ${issued.id} (${issued.name}). The key, shown this once:\n${issued.key}`);
-  } else if (command === 'list' && !keyId) {
-    for (const key of await keys.listApiKeys()) {
-      console.log(
-        [key.id, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.name].join('  '),
-      );
-    }
-  } else if (command === 'revoke' && keyId) {
-    const revoked = await keys.revokeApiKey(keyId);
-    if (!revoked) fail(`No key with id ${keyId}.`);
-    console.log(
-      `Revoked ${keyId}: refused at once by the authorizer, within the authorizer cache TTL by API Gateway.`,
-    );
-  } else {
-    fail(USAGE);
-  }
+  if (command === 'create' && values.name) await create(values.name);
+  else if (command === 'list' && !keyId) await list();
+  else if (command === 'revoke' && keyId) await revoke(keyId);
+  else fail(USAGE);
 } catch (error) {
   fail(`keys: ${(error as Error).message}`);
 } finally {

@@ -1,6 +1,7 @@
 // TOKEN authorizer: `Authorization: Bearer <key>` (scheme in any case, key as sent). A bad key
 // throws exactly "Unauthorized", which API Gateway answers as 401. The Allow policy covers every
-// method of the stage, so one cached result serves every route.
+// method of the stage, so one cached result serves every route. The key's hash goes back as the
+// usage identifier: API Gateway applies the usage plan's per-key limits to it.
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
@@ -28,6 +29,7 @@ async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGate
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeStage(event.methodArn) }],
     },
     context: { apiKeyId: apiKey.id },
+    usageIdentifierKey: apiKey.hash,
   };
 }
 

@@ -31,6 +31,7 @@ export function addErrorMethod(resource: IResource, error: ApiError, authorizer:
   const declaredHeaders = Object.fromEntries(Object.keys(headers).map((name) => [name, true]));
   resource.addMethod('ANY', integration, {
     authorizer,
+    apiKeyRequired: true,
     methodResponses: [{ statusCode, responseParameters: methodResponseHeaders(declaredHeaders) }],
   });
 }

@@ -88,8 +88,8 @@ export class PetstoreApi extends Construct {
     this.addRoutes(routeFunctions, authorizer);
     this.addErrorAnswers(authorizer);
 
-    // Each API key's share of the stage. Enforced only once the authorizer returns the key's
-    // usageIdentifierKey and methods require an API key: see docs/deployment.md.
+    // Each API key's share of the stage: the authorizer returns the key's hash as its usage
+    // identifier, and `npm run keys -- --stage` registers that hash in this plan.
     this.usagePlan = this.restApi.addUsagePlan('PerKeyLimits', {
       name: `petstore-${settings.name}-per-key`,
       throttle: { rateLimit: settings.perKeyLimits.rateLimit, burstLimit: settings.perKeyLimits.burstLimit },
@@ -105,9 +105,11 @@ export class PetstoreApi extends Construct {
       const integration = new LambdaIntegration(routeFunctions[route.operationId], {
         allowTestInvoke: false,
       });
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, integration, { authorizer, operationName: route.operationId });
+      this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {
+        authorizer,
+        apiKeyRequired: true,
+        operationName: route.operationId,
+      });
     }
   }
 

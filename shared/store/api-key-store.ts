@@ -29,12 +29,16 @@ export async function issueApiKey(name: string, key = `psk_${randomBytes(32).toS
   return { ...record, key } satisfies IssuedApiKey;
 }
 
+/** An active key and its hash (which is also its API Gateway usage plan key). */
+export type ActiveApiKey = ApiKeyRecord & { hash: string };
+
 /** The active (not revoked) key with this plain value, if any: one GetItem. */
-export async function findActiveApiKey(key: string): Promise<ApiKeyRecord | undefined> {
+export async function findActiveApiKey(key: string): Promise<ActiveApiKey | undefined> {
+  const hash = hashApiKey(key);
   const { Item } = await send(() =>
-    documentClient.send(new GetCommand({ TableName: tableName, Key: apiKeyKey(hashApiKey(key)) })),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: apiKeyKey(hash) })),
   );
-  return Item && !Item.revokedAt ? (Item as ApiKeyRecord) : undefined;
+  return Item && !Item.revokedAt ? { ...(Item as ApiKeyRecord), hash } : undefined;
 }
 
 async function apiKeyItems() {

@@ -32,6 +32,8 @@ describe('the TOKEN authorizer', () => {
       },
     ]);
     expect(result.context).toEqual({ apiKeyId: issued.id });
+    expect(result.usageIdentifierKey).toBe(hashApiKey(issued.key));
+    expect(result.usageIdentifierKey).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it.each(['bearer', 'BEARER', 'BeArEr'])('accepts the scheme written %s', async (scheme) => {

@@ -238,10 +238,14 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       return defined(found[0], `${httpMethod} ${path}`).properties;
     };
 
-    test('every method, fallbacks included, is behind the authorizer', () => {
+    test('every method, fallbacks included, is behind the authorizer and counts against the usage plan', () => {
       expect(methods).toHaveLength(ROUTES.length + Object.keys(ALLOWED_METHODS).length + 2);
       for (const { properties } of methods) {
-        expect(properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: ref(authorizerId) });
+        expect(properties).toMatchObject({
+          AuthorizationType: 'CUSTOM',
+          AuthorizerId: ref(authorizerId),
+          ApiKeyRequired: true,
+        });
       }
     });
 
@@ -354,7 +358,8 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     );
   });
 
-  test('per-key limits: a usage plan on stage v1 (enforced once keys are API Gateway keys)', () => {
+  test('per-key limits: a usage plan on stage v1, keys coming from the authorizer', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: settings.perKeyLimits.rateLimit, BurstLimit: settings.perKeyLimits.burstLimit },
       Quota: { Limit: settings.perKeyLimits.requestsPerDay, Period: 'DAY' },
