@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'bench/.out/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -5,10 +5,11 @@
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { AUTHORIZER } from '#shared/http/routes.ts';
 import { MetricUnit, metrics } from '#shared/observability.ts';
 import { findActiveApiKey } from '#shared/store/api-key-store.ts';
 
-const BEARER = /^bearer +(\S+) *$/i;
+const BEARER = new RegExp(AUTHORIZER.validationRegex);
 
 export const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
 

@@ -71,7 +71,8 @@ function matchResource(path: string) {
   return undefined;
 }
 
-function gatewayAnswer(type: string): APIGatewayProxyResult {
+/** One of API Gateway's own answers (shared/http/gateway-responses.ts). */
+export function gatewayAnswer(type: string): APIGatewayProxyResult {
   const { body, headers } = gatewayResponseOf(type);
   return jsonResponse(body.status, body, headers);
 }
@@ -125,7 +126,8 @@ export async function handleGatewayRequest(
   const underStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
   const path = underStage ? pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
   const matched = path === undefined ? undefined : matchResource(path);
-  const authorization = request.headers.find(
+  // Like the proxy event's single-value map, the last of repeated headers counts.
+  const authorization = request.headers.findLast(
     ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
   )?.[1];
 

@@ -5,13 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireEnv } from '#shared/env.ts';
-import { gatewayResponseOf } from '#shared/http/gateway-responses.ts';
+import { ApiError } from '#shared/errors.ts';
+import { errorResponse } from '#shared/http/responses.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { issueApiKey } from '#shared/store/api-key-store.ts';
-import { handleGatewayRequest } from '#local/api-gateway.ts';
+import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
 export type AccessLogEntry = {
@@ -34,26 +36,50 @@ export type LocalServerOptions = {
 
 export type LocalServer = { url: string; apiKey: string; close(): Promise<void> };
 
-/** API Gateway's own payload limit: a larger request is cut off rather than read. */
+/** API Gateway's own payload limit: past it the answer is 413 without the functions. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** Past this, a client still sending is cut off instead of being answered. */
+const MAX_DRAINED_BYTES = 10 * MAX_REQUEST_BYTES;
 
-/** Reads the whole request, keeping only one byte past the body limit (enough for the 413). */
-function readBody(request: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads the whole request (so that the client, done sending, reads a clean answer) but keeps only
+ * one byte past the body limit: enough for the functions' 413.
+ */
+function readBody(request: IncomingMessage): Promise<{ body: Buffer; overApiGatewayLimit: boolean }> {
   return new Promise((resolve, reject) => {
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let totalBytes = 0;
     request.on('data', (chunk: Buffer) => {
       totalBytes += chunk.length;
-      if (totalBytes > MAX_REQUEST_BYTES) request.destroy(new Error('Request larger than 10 MiB'));
+      if (totalBytes > MAX_DRAINED_BYTES) request.destroy(new Error('Request body without end'));
       if (keptBytes <= MAX_BODY_BYTES) {
         kept.push(chunk);
         keptBytes += chunk.length;
       }
     });
-    request.on('end', () => resolve(Buffer.concat(kept).subarray(0, MAX_BODY_BYTES + 1)));
+    request.on('end', () =>
+      resolve({
+        body: Buffer.concat(kept).subarray(0, MAX_BODY_BYTES + 1),
+        overApiGatewayLimit: totalBytes > MAX_REQUEST_BYTES,
+      }),
+    );
     request.on('error', reject);
   });
+}
+
+/** Node refuses a request it cannot parse (bad method, URL or headers) before any handler runs. */
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable) return;
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'request: the URL and headers are larger than 16 KiB'
+      : 'request: is not a valid HTTP/1.1 request (method, URL or headers)';
+  const { statusCode, headers, body } = errorResponse(new ApiError('validation_error', message));
+  const head = Object.entries({ ...headers, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
+  socket.end(`HTTP/1.1 ${statusCode} Bad Request\r\n${head}\r\n\r\n${body}`);
 }
 
 function lambdaContext(requestId: string): Context {
@@ -96,21 +122,20 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   async function serve(request: IncomingMessage, response: ServerResponse) {
     const started = performance.now();
     const requestId = randomUUID();
-    const body = await readBody(request);
-    const result = await handleGatewayRequest(
-      {
-        method: request.method ?? 'GET',
-        target: request.url ?? '/',
-        headers: pairs(request.rawHeaders),
-        body,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-        requestId,
-      },
-      lambdaContext(requestId),
-    ).catch(() => {
-      const { body: error, headers } = gatewayResponseOf('DEFAULT_5XX');
-      return { statusCode: error.status, headers, body: JSON.stringify(error) };
-    });
+    const { body, overApiGatewayLimit } = await readBody(request);
+    const result = overApiGatewayLimit
+      ? gatewayAnswer('REQUEST_TOO_LARGE')
+      : await handleGatewayRequest(
+          {
+            method: request.method ?? 'GET',
+            target: request.url ?? '/',
+            headers: pairs(request.rawHeaders),
+            body,
+            sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+            requestId,
+          },
+          lambdaContext(requestId),
+        ).catch(() => gatewayAnswer('DEFAULT_5XX'));
     response.writeHead(result.statusCode, {
       ...result.headers,
       'Content-Length': Buffer.byteLength(result.body),
@@ -126,10 +151,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     });
   }
 
-  const server = createServer((request, response) => {
-    // A request cut off mid-body (client gone, or over 10 MiB) has no one left to answer.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    // A request cut off mid-body (the client went away) has no one left to answer.
     serve(request, response).catch(() => response.destroy());
   });
+  server.on('clientError', answerUnparsableRequest);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

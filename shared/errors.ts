@@ -55,6 +55,9 @@ export const RETRY_AFTER_SECONDS = 1;
 export const serviceUnavailable = () =>
   new ApiError('service_unavailable', undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 
+/** A body with a thousand unknown fields gets a message of a readable length. */
+const MAX_MESSAGES_SHOWN = 10;
+
 /** Formats zod issues as the contract's messages, each naming its field: `limit: must be ...`. */
 export function validationError(where: string, error: $ZodError): ApiError {
   const messages = error.issues.flatMap((issue) => {
@@ -62,5 +65,7 @@ export function validationError(where: string, error: $ZodError): ApiError {
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: ${issue.message}`);
     return [`${path}: ${issue.message}`];
   });
-  return new ApiError('validation_error', messages.join('; '));
+  const shown = messages.slice(0, MAX_MESSAGES_SHOWN);
+  if (messages.length > shown.length) shown.push(`and ${messages.length - shown.length} more`);
+  return new ApiError('validation_error', shown.join('; '));
 }

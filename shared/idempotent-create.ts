@@ -34,6 +34,7 @@ export async function createPetOnce(
   store: PetStore,
   newPet: NewPet,
   request: IdempotentRequest | undefined,
+  attempt = 1,
 ): Promise<CreateOutcome> {
   if (!request) return { pet: await store.create(newPet), replayed: false };
   const recordKey = idempotencyKey(request.scope, sha256(request.key));
@@ -43,7 +44,9 @@ export async function createPetOnce(
   let petId = await store.reserveId();
   if (!(await claim(recordKey, { fingerprint, petId, lockedUntil }))) {
     const existing = await read(recordKey);
-    if (!existing) return createPetOnce(store, newPet, request); // expired in between: start again
+    // Expired between the claim and the read: claim again, once (a second miss is a busy key).
+    if (!existing && attempt === 1) return createPetOnce(store, newPet, request, 2);
+    if (!existing) throw conflict(409, 'Idempotency-Key: a request with this key is still in progress');
     if (existing.fingerprint !== fingerprint) {
       throw conflict(422, 'Idempotency-Key: was used with a different body');
     }

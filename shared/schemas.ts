@@ -22,6 +22,8 @@ export type PetStatus = z.infer<typeof PetStatus>;
 const codePoints = (text: string) => [...text].length;
 
 export const PetName = z.string({ error: requiredOr('must be a string') }).check(
+  // A lone surrogate is no Unicode text: DynamoDB, storing UTF-8, would refuse it.
+  z.refine((name: string) => name.isWellFormed(), { error: 'must be valid Unicode text', abort: true }),
   z.refine((name: string) => codePoints(name) >= 1 && codePoints(name) <= NAME_MAX_CODE_POINTS, {
     error: `must be 1 to ${NAME_MAX_CODE_POINTS} characters`,
     abort: true,

@@ -9,6 +9,8 @@ import { RESPONSE_HEADERS } from '#shared/http/responses.ts';
 export type GatewayResponse = { type: string; body: ErrorBody; headers: Record<string, string> };
 
 const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+/** RFC 9110: a 401 names the scheme that would succeed. */
+const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
 
 function gatewayResponse(
   type: string,
@@ -21,9 +23,9 @@ function gatewayResponse(
 
 /** Every gateway response type that can reach a client, each as an Error object with its literal status. */
 export const GATEWAY_RESPONSES: GatewayResponse[] = [
-  gatewayResponse('UNAUTHORIZED', 'unauthorized'),
+  gatewayResponse('UNAUTHORIZED', 'unauthorized', { headers: bearerChallenge }),
   // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
-  gatewayResponse('ACCESS_DENIED', 'unauthorized'),
+  gatewayResponse('ACCESS_DENIED', 'unauthorized', { headers: bearerChallenge }),
   // Every path has a method (the {proxy+} catch-all), so this only answers paths API Gateway cannot route.
   gatewayResponse('MISSING_AUTHENTICATION_TOKEN', 'not_found', { message: 'No route matches this path.' }),
   gatewayResponse('BAD_REQUEST_PARAMETERS', 'validation_error'),
@@ -34,7 +36,7 @@ export const GATEWAY_RESPONSES: GatewayResponse[] = [
   gatewayResponse('QUOTA_EXCEEDED', 'too_many_requests', {
     message: 'The API key is over its quota: retry later.',
   }),
-  gatewayResponse('INVALID_API_KEY', 'unauthorized'),
+  gatewayResponse('INVALID_API_KEY', 'unauthorized', { headers: bearerChallenge }),
   // The authorizer fails (rather than denies) when it cannot read the key table.
   gatewayResponse('AUTHORIZER_FAILURE', 'service_unavailable', { headers: retryAfter }),
   gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR', 'internal_error'),

@@ -44,8 +44,10 @@ export function readJsonBody(event: APIGatewayProxyEvent): unknown {
   }
   try {
     return parseJson(text);
-  } catch {
-    throw new ApiError('validation_error', 'body: is not valid JSON');
+  } catch (error) {
+    // Valid JSON nested thousands deep exhausts the parser's stack.
+    const problem = error instanceof RangeError ? 'is nested too deeply' : 'is not valid JSON';
+    throw new ApiError('validation_error', `body: ${problem}`);
   }
 }
 

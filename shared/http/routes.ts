@@ -24,8 +24,11 @@ export const ALLOWED_METHODS: Record<string, string[]> = Object.fromEntries(
 
 export const AUTHORIZER = {
   header: 'Authorization',
-  /** API Gateway answers 401 itself, without calling the authorizer, when the header does not match. */
-  validationRegex: '^[Bb][Ee][Aa][Rr][Ee][Rr] +[^ ]+ *$',
+  /**
+   * API Gateway answers 401 itself, without calling the authorizer, when the header does not
+   * match; the authorizer takes the key from the same pattern's group.
+   */
+  validationRegex: '^[Bb][Ee][Aa][Rr][Ee][Rr] +(\\S+) *$',
   /** A revoked key keeps working through API Gateway for at most this long (its policy cache). */
   resultsCacheTtlSeconds: 300,
 } as const;

@@ -1,6 +1,8 @@
 // PetStore on the single table: every pet lives in one partition ordered by id, and again in its
 // status partition of the byStatus GSI. get is one GetItem; list is one Query (on the GSI when
 // filtered) that reads limit + 1 items, the extra one only to know whether a next page exists.
+// Reads of the table are strongly consistent, so a client reads its own writes (a GET of the
+// Location just answered); the GSI can only be eventually consistent.
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
@@ -36,7 +38,7 @@ function pageQuery({ status, afterId = 0 }: PetPageRequest) {
     : ['pk', 'sk', PET_PARTITION];
   return {
     TableName: tableName,
-    ...(status && { IndexName: STATUS_INDEX.name }),
+    ...(status ? { IndexName: STATUS_INDEX.name } : { ConsistentRead: true }),
     KeyConditionExpression: '#partition = :partition AND #sort > :after',
     ExpressionAttributeNames: { '#partition': partitionKey, '#sort': sortKey },
     ExpressionAttributeValues: { ':partition': partition, ':after': idSortKey(afterId) },
@@ -44,11 +46,11 @@ function pageQuery({ status, afterId = 0 }: PetPageRequest) {
 }
 
 export function createDynamoDbPetStore(nextId = createIdAllocator()): PetStore {
-  async function get(id: bigint, consistent = false): Promise<Pet | undefined> {
+  async function get(id: bigint): Promise<Pet | undefined> {
     if (id > BigInt(PET_ID_MAX)) return undefined;
     const { Item } = await send(() =>
       documentClient.send(
-        new GetCommand({ TableName: tableName, Key: petKey(Number(id)), ConsistentRead: consistent }),
+        new GetCommand({ TableName: tableName, Key: petKey(Number(id)), ConsistentRead: true }),
       ),
     );
     return Item && toPet(Item);
@@ -56,7 +58,7 @@ export function createDynamoDbPetStore(nextId = createIdAllocator()): PetStore {
 
   async function insert(pet: Pet): Promise<Pet> {
     if (await putNewPet(pet)) return pet;
-    const stored = await get(BigInt(pet.id), true);
+    const stored = await get(BigInt(pet.id));
     if (!stored) throw new Error(`Pet ${pet.id} is taken but cannot be read`);
     return stored;
   }

@@ -22,6 +22,9 @@ export const idSortKey = sortableId;
 
 export const petIdCounterKey = { pk: 'COUNTER', sk: 'PET_ID' } as const;
 
+/** Only the local server keeps its cursor secret here; deployed stages get it from Secrets Manager. */
+export const cursorSecretKey = { pk: 'CONFIG', sk: 'CURSOR_SECRET' } as const;
+
 export const API_KEY_PARTITION = 'APIKEY';
 export const apiKeyKey = (keyHash: string) => ({ pk: API_KEY_PARTITION, sk: keyHash });
 

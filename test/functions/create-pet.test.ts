@@ -99,6 +99,8 @@ describe('createPet', () => {
     ['malformed JSON', '{"name":"Rex",', 'body: is not valid JSON'],
     ['trailing garbage', '{"name":"Rex","categoryId":1} x', 'body: is not valid JSON'],
     ['empty body', '', 'body: is required'],
+    ['lone surrogate in the name', '{"name":"\\ud800","categoryId":1}', 'name: must be valid Unicode text'],
+    ['JSON nested 8,000 deep', '['.repeat(8_000) + ']'.repeat(8_000), 'body: is nested too deeply'],
   ];
 
   it.each(invalidBodies)(
@@ -112,6 +114,14 @@ describe('createPet', () => {
       expect(await petCount()).toBe(before);
     },
   );
+
+  it('names at most ten problems in one message', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`field${i}`, i]));
+    const response = await invoke(createPet, createPetRequest({ name: 'Rex', categoryId: 1, ...fields }));
+    const { message } = response.json as { message: string };
+    expect(message).toMatch(/^field0: unknown field; .*; and 990 more$/);
+    expect(message.length).toBeLessThan(300);
+  });
 
   it('rejects bytes that are not UTF-8 with 400', async () => {
     const response = await invoke(createPet, createPetRequest(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])));

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
 import type { Pet } from '#shared/schemas.ts';
@@ -145,5 +146,46 @@ describe('pets over HTTP', () => {
     );
     expect(responses.every((response) => response.status === 201)).toBe(true);
     expect(new Set(responses.map((response) => (response.json as Pet).id)).size).toBe(100);
+  });
+});
+
+describe('requests Node cannot parse, and uploads API Gateway would refuse', () => {
+  async function raw(request: string | Buffer): Promise<string> {
+    const { port } = new URL(running.server.url);
+    return new Promise((resolve, reject) => {
+      let answer = '';
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+  }
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it.each([
+    ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a control character in a header', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
+    ['headers over 16 KiB', `GET /v1/pets?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+  ])('answers %s with a 400 Error object', async (_case, request) => {
+    const answer = await raw(request);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('Content-Type: application/json');
+    expect(bodyOf(answer)).toEqual({
+      code: 'validation_error',
+      message: expect.stringMatching(/^request: /),
+      status: 400,
+    });
+  });
+
+  it('answers a body over API Gateway’s 10 MiB with 413, without the functions', async () => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${running.server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n`;
+    const answer = await raw(Buffer.concat([Buffer.from(head), Buffer.alloc(11 * 1024 * 1024, 0x20)]));
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(bodyOf(answer)).toMatchObject({ code: 'payload_too_large', status: 413 });
+  });
+
+  it('challenges for a bearer token on 401', async () => {
+    const response = await request('/v1/pets', { key: null });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
   });
 });

@@ -62,3 +62,30 @@ describe('npm start', () => {
     }
   });
 });
+
+describe('npm start on a DynamoDB of its own choosing', () => {
+  it('creates the table, and keeps cursors valid across servers that share it', async () => {
+    const env = {
+      PORT: '0',
+      PETSTORE_API_KEY: 'k_test',
+      AWS_ENDPOINT_URL_DYNAMODB: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '',
+      PETSTORE_TABLE_NAME: `petstore-shared-${Date.now()}`,
+    };
+    const headers = { Authorization: 'Bearer k_test', 'Content-Type': 'application/json' };
+    const [first, second] = [start(env), start(env)];
+    const [firstUrl, secondUrl] = await Promise.all([baseUrl(first), baseUrl(second)]);
+    for (const name of ['A', 'B', 'C']) {
+      const created = await fetch(`${firstUrl}/v1/pets`, {
+        method: 'POST',
+        headers,
+        body: `{"name":"${name}","categoryId":1}`,
+      });
+      expect(created.status).toBe(201);
+    }
+    const page = await fetch(`${firstUrl}/v1/pets?limit=1`, { headers });
+    const next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+    const followed = await fetch(`${secondUrl}${next}`, { headers });
+    expect(followed.status).toBe(200);
+    expect(((await followed.json()) as { name: string }[]).map((pet) => pet.name)).toEqual(['B']);
+  });
+});
