@@ -1,0 +1,79 @@
+// The document itself: what holds for every operation (authentication, errors, limits) and the
+// parts the other modules build, in the order the committed openapi.json has them.
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { AUTHORIZER, BASE_PATH } from '#shared/http/routes.ts';
+import { errorCatalogueTable } from './errors.ts';
+import { HEADER_COMPONENTS } from './headers.ts';
+import type { Json } from './objects.ts';
+import { paths } from './operations.ts';
+import { responseComponents } from './responses.ts';
+import { componentSchemas } from './schemas.ts';
+
+const API_DESCRIPTION = `
+The pet store catalogue: list animals, filter them by status, add one, fetch one.
+
+**Authentication.** Every operation needs an API key as a bearer token:
+\`Authorization: Bearer <key>\` (the scheme in any case, the key exactly as issued).
+
+**Errors.** Every non-2xx response, API Gateway's own included, is \`application/json\` with an
+Error object whose \`status\` equals the HTTP status. The codes:
+
+${errorCatalogueTable()}
+
+When several apply, the first of these wins: 401 (on every path, known or not), then 404 or 405,
+then 413, then 415, then 400.
+
+**Requests no operation describes.** Any other path is answered \`404\` (\`NotFound\`); a known path
+asked with another method \`405\` (\`MethodNotAllowed\`, with an \`Allow\` header). Both after 401.
+
+**Numbers.** \`categoryId\` is an int64 kept exactly: values above 2^53 come back with the same
+digits, as JSON numbers. Animal ids stay below 2^53 so every JSON client reads them exactly.
+
+**Limits.** Request bodies: at most ${MAX_BODY_BYTES / 1024} KiB. Throttling per stage and per key
+answers 429.
+`.trim();
+
+const SERVER_HOST_DESCRIPTION =
+  "The stage's host: its custom domain, or the `{restApiId}.execute-api.{region}.amazonaws.com` " +
+  'host the deployment prints.';
+
+const server = (description: string, defaultHost: string) => ({
+  url: `https://{host}${BASE_PATH}`,
+  description,
+  variables: { host: { default: defaultHost, description: SERVER_HOST_DESCRIPTION } },
+});
+
+export function buildOpenApiDocument(): Json {
+  return {
+    openapi: '3.1.1',
+    info: { title: 'Pet store API', version: '1.0.0', description: API_DESCRIPTION },
+    servers: [
+      server('Production', 'api.example.com'),
+      server('Staging', 'staging.api.example.com'),
+      { url: `http://127.0.0.1:3000${BASE_PATH}`, description: 'The local server of `npm start`' },
+    ],
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: 'pets', description: 'The animals sold in the store.' }],
+    paths: paths(),
+    components: {
+      schemas: componentSchemas(),
+      responses: responseComponents(),
+      headers: HEADER_COMPONENTS,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'API key',
+          description: `An API key sent as \`${AUTHORIZER.header}: Bearer <key>\`.`,
+        },
+      },
+    },
+  };
+}
+
+/** Two-space JSON whose bigints (INT64_MAX) are written with their exact digits. */
+export function renderOpenApiJson(document: Json): string {
+  const exact = (_key: string, value: unknown) =>
+    typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
+  return `${JSON.stringify(document, exact, 2)}\n`;
+}

@@ -1,0 +1,77 @@
+// The error catalogue as the document tells it: when each code is answered, and one reusable
+// response per error. The Record over ErrorCode makes a new code fail the type check until it is
+// explained here.
+import { ERROR_CATALOGUE } from '#shared/errors.ts';
+import type { ErrorCode } from '#shared/errors.ts';
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { header, RETRY_AFTER } from './headers.ts';
+import type { Json } from './objects.ts';
+
+const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
+  validation_error: 'a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor',
+  unauthorized: 'the API key is missing, malformed, unknown or revoked',
+  not_found: 'the animal or the route does not exist',
+  method_not_allowed: 'the path exists, the method is not offered there (with `Allow`)',
+  idempotency_conflict:
+    'the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422)',
+  payload_too_large: `the request body is over ${MAX_BODY_BYTES / 1024} KiB`,
+  unsupported_media_type: 'the body is not `application/json` (a `charset=utf-8` parameter is fine)',
+  too_many_requests: 'throttled or over quota; with `Retry-After` where known',
+  internal_error: 'a bug; logged with the request id, nothing internal is shown',
+  service_unavailable: 'the database is unreachable or throttling; with `Retry-After`',
+};
+
+export function errorCatalogueTable(): string {
+  const rows = Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => {
+    const statuses = code === 'idempotency_conflict' ? '409, 422' : String(status);
+    return `| ${statuses} | \`${code}\` | ${ERROR_CODE_WHEN[code as ErrorCode]} |`;
+  });
+  return ['| HTTP | code | when |', '|---|---|---|', ...rows].join('\n');
+}
+
+export type ErrorResponse = { code: ErrorCode; status?: number; description: string; headers?: Json };
+
+/** One reusable response per error the API answers; idempotency_conflict has two statuses. */
+export const ERROR_RESPONSES = {
+  ValidationError: { code: 'validation_error', description: 'A parameter, header or the body is invalid.' },
+  Unauthorized: {
+    code: 'unauthorized',
+    description: 'The API key is missing, malformed, unknown or revoked.',
+  },
+  NotFound: { code: 'not_found', description: 'The animal, or any route, does not exist.' },
+  MethodNotAllowed: {
+    code: 'method_not_allowed',
+    description: 'The path exists but does not offer this method.',
+    headers: {
+      Allow: header('The methods the path offers.', { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' }),
+    },
+  },
+  IdempotencyInProgress: {
+    code: 'idempotency_conflict',
+    status: 409,
+    description: 'A request with this `Idempotency-Key` is still running; retry later.',
+  },
+  IdempotencyMismatch: {
+    code: 'idempotency_conflict',
+    status: 422,
+    description: 'This `Idempotency-Key` was used with another body.',
+  },
+  PayloadTooLarge: { code: 'payload_too_large', description: `The body is over ${MAX_BODY_BYTES} bytes.` },
+  UnsupportedMediaType: {
+    code: 'unsupported_media_type',
+    description: 'The body is not `application/json` (a `charset=utf-8` parameter is fine).',
+  },
+  TooManyRequests: {
+    code: 'too_many_requests',
+    description: 'Throttled, or the API key is over its quota.',
+    headers: { 'Retry-After': RETRY_AFTER(false) },
+  },
+  InternalError: { code: 'internal_error', description: 'A bug; nothing internal is shown.' },
+  ServiceUnavailable: {
+    code: 'service_unavailable',
+    description: 'The database is unreachable or throttling.',
+    headers: { 'Retry-After': RETRY_AFTER(true) },
+  },
+} satisfies Record<string, ErrorResponse>;
+
+export type ErrorResponseName = keyof typeof ERROR_RESPONSES;

@@ -1,0 +1,106 @@
+// Operations, one for each route of shared/http/routes.ts: the Record over OperationId makes a new
+// route fail the type check until it is described here.
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { BASE_PATH, ROUTES } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+import { PAGE_SIZE } from '#shared/schemas.ts';
+import { DEPRECATION_HEADER_REFS, header } from './headers.ts';
+import { jsonContent, schemaRef } from './objects.ts';
+import type { Json } from './objects.ts';
+import { IDEMPOTENCY_KEY_PARAMETER, parameterList, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.ts';
+import { responses } from './responses.ts';
+
+const petContent = jsonContent(schemaRef('Pet'));
+
+const OPERATIONS: Record<OperationId, Json> = {
+  listPets: {
+    summary: 'List animals',
+    description:
+      'Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link` header ' +
+      'points at the next page; following it visits every animal that existed for the whole walk exactly ' +
+      'once. Unknown query parameters are ignored; a known one given twice is a 400.',
+    parameters: parameterList('query', QUERY_PARAMETERS),
+    responses: responses(
+      {
+        200: {
+          description: 'A page of animals (an empty array when there are none).',
+          headers: {
+            Link: header(
+              'RFC 8288 link to the next page, present only when more animals follow: ' +
+                `\`<${BASE_PATH}/pets?limit=...&status=...&cursor=...>; rel="next"\` (path-absolute).`,
+              { type: 'string', pattern: `^<${BASE_PATH}/pets\\?[^>]*cursor=[^>]*>; rel="next"$` },
+              false,
+            ),
+          },
+          content: jsonContent({ type: 'array', items: schemaRef('Pet'), maxItems: PAGE_SIZE.max }),
+        },
+      },
+      ['ValidationError'],
+    ),
+  },
+  createPet: {
+    summary: 'Add an animal',
+    parameters: [IDEMPOTENCY_KEY_PARAMETER],
+    requestBody: {
+      required: true,
+      description: `At most ${MAX_BODY_BYTES} bytes, sent as \`application/json\`.`,
+      content: jsonContent(schemaRef('NewPet')),
+    },
+    responses: responses(
+      {
+        201: {
+          description: 'The animal, with the id the service assigned (or, on a replay, the first one).',
+          headers: {
+            Location: header(`The new animal: \`${BASE_PATH}/pets/{id}\` (path-absolute).`, {
+              type: 'string',
+              format: 'uri-reference',
+              pattern: `^${BASE_PATH}/pets/[1-9][0-9]*$`,
+            }),
+            'Idempotent-Replayed': header(
+              'Present, as `true`, when this answer replays an earlier request with the same `Idempotency-Key`.',
+              { type: 'string', const: 'true' },
+              false,
+            ),
+          },
+          content: petContent,
+        },
+      },
+      [
+        'ValidationError',
+        'IdempotencyInProgress',
+        'PayloadTooLarge',
+        'UnsupportedMediaType',
+        'IdempotencyMismatch',
+      ],
+    ),
+  },
+  getPet: {
+    summary: 'Get an animal (deprecated)',
+    description:
+      'Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets ' +
+      '(`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its ' +
+      "answers but API Gateway's own (401, 429, 500, 503) carry the `Deprecation`, `Sunset` and `Link` headers.",
+    deprecated: true,
+    parameters: parameterList('path', PATH_PARAMETERS),
+    responses: responses(
+      { 200: { description: 'The animal.', headers: DEPRECATION_HEADER_REFS, content: petContent } },
+      ['ValidationError', 'NotFound'],
+      DEPRECATION_HEADER_REFS,
+    ),
+  },
+};
+
+export function paths(): Json {
+  const result: Record<string, Json> = {};
+  for (const route of ROUTES) {
+    result[route.path] ??= {};
+    Object.assign(result[route.path] as Json, {
+      [route.method.toLowerCase()]: {
+        operationId: route.operationId,
+        tags: ['pets'],
+        ...OPERATIONS[route.operationId],
+      },
+    });
+  }
+  return result;
+}

@@ -1,0 +1,66 @@
+// Response objects: each error narrowed to its code and status, and the responses of one operation
+// with the errors API Gateway can answer on any of them.
+import { ERROR_CATALOGUE } from '#shared/errors.ts';
+import { ERROR_RESPONSES } from './errors.ts';
+import type { ErrorResponse, ErrorResponseName } from './errors.ts';
+import { jsonContent, schemaRef } from './objects.ts';
+import type { Json } from './objects.ts';
+
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const statusOf = (response: ErrorResponse) => response.status ?? ERROR_CATALOGUE[response.code].status;
+
+/** The Error schema narrowed to this response's code and status, so `status` always equals the HTTP status. */
+function errorResponseObject(response: ErrorResponse, extraHeaders: Json = {}): Json {
+  const status = statusOf(response);
+  const narrowed = {
+    type: 'object',
+    properties: { code: { const: response.code }, status: { const: status } },
+    required: ['code', 'status'],
+  };
+  const headers = { ...response.headers, ...extraHeaders };
+  return {
+    description: `\`${response.code}\`: ${response.description}`,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    content: jsonContent(
+      { allOf: [schemaRef('Error'), narrowed] },
+      { code: response.code, message: ERROR_CATALOGUE[response.code].message, status },
+    ),
+  };
+}
+
+export const responseComponents = (): Record<string, Json> =>
+  Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([name, response]) => [name, errorResponseObject(response)]),
+  );
+
+/** What any request can get from API Gateway, before or instead of the function. */
+const GATEWAY_ERRORS: ErrorResponseName[] = [
+  'Unauthorized',
+  'TooManyRequests',
+  'InternalError',
+  'ServiceUnavailable',
+];
+
+/** Responses keyed by status in ascending order; errors by reference unless they carry extra headers. */
+export function responses(
+  success: Record<number, Json>,
+  errors: ErrorResponseName[],
+  extraErrorHeaders?: Json,
+): Json {
+  const entries: [number, Json][] = Object.entries(success).map(([status, response]) => [
+    Number(status),
+    response,
+  ]);
+  for (const name of [...errors, ...GATEWAY_ERRORS]) {
+    const response: ErrorResponse = ERROR_RESPONSES[name];
+    const own = extraErrorHeaders && errors.includes(name);
+    entries.push([
+      statusOf(response),
+      own ? errorResponseObject(response, extraErrorHeaders) : responseRef(name),
+    ]);
+  }
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => a - b).map(([status, response]) => [String(status), response]),
+  );
+}
