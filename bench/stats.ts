@@ -1,0 +1,9 @@
+// Order statistics by the nearest-rank method: every figure reported is a value that was measured.
+
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) throw new Error('percentile of no values');
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
+export const median = (values: readonly number[]) => percentile(values, 0.5);
