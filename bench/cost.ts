@@ -1,0 +1,115 @@
+// Cost per million requests of each operation, from what this run measured (CPU time per
+// invocation, DynamoDB requests and capacity units per call) and the list prices and assumptions
+// below. Lambda gives a function CPU in proportion to its memory (one full vCPU at 1,769 MB), so
+// below that size the measured CPU time stretches by 1,769 / memory, while the wait for DynamoDB
+// does not.
+import type { ColdStart } from './cold-start.ts';
+import { usageOf } from './dynamodb-usage.ts';
+import type { OperationUsage } from './dynamodb-usage.ts';
+import type { SubjectName, PerSubject } from './subjects.ts';
+import type { Warm } from './warm.ts';
+
+/** us-east-1 public list prices (2025) to be checked against the AWS pricing pages before use. */
+export const PRICES = {
+  region: 'us-east-1',
+  apiGatewayRestPerMillionRequests: 3.5,
+  lambdaPerMillionRequests: 0.2,
+  lambdaArm64PerGbSecond: 0.0000133334,
+  dynamoDbPerMillionReadUnits: 0.125,
+  dynamoDbPerMillionWriteUnits: 0.625,
+};
+
+export const ASSUMPTIONS = {
+  /** One miss per key per 300 s TTL: 95 % hits when a key sends a request every 15 s or more often. */
+  authorizerCacheHitRate: 0.95,
+  /** What one DynamoDB request costs a Lambda function in the same region, in wall time. */
+  dynamoDbRoundTripMs: 4,
+  /** The memory size at which a function has one whole vCPU. */
+  fullVcpuMemoryMb: 1769,
+  /** The stack's default (staging); production uses 512 (lib/stage-settings.ts). */
+  chosenMemoryMb: 256,
+  memorySizesMb: [128, 256, 512, 1024, 1769],
+};
+
+/** What one call of an operation costs in requests, in dollars per million calls. */
+export type CostLine = {
+  operation: string;
+  apiGateway: number;
+  lambda: number;
+  authorizer: number;
+  dynamoDb: number;
+  total: number;
+};
+
+export type CostModel = {
+  memoryMb: number;
+  lines: CostLine[];
+  /** Total per million calls of each operation at each memory size. */
+  byMemory: { memoryMb: number; totals: Record<string, number> }[];
+  /** One cold start's Init (billed since August 2025) at any size up to 1,769 MB, per million. */
+  coldStartPerMillion: Record<SubjectName, number>;
+};
+
+const OPERATIONS: { operation: string; subject: SubjectName; usage: string }[] = [
+  { operation: 'listPets ?status=', subject: 'listPets', usage: 'listPets ?status=available' },
+  { operation: 'getPet', subject: 'getPet', usage: 'getPet' },
+  { operation: 'createPet', subject: 'createPet', usage: 'createPet' },
+  // Its CPU time is createPet's: the warm loop runs without the header.
+  { operation: 'createPet + Idempotency-Key', subject: 'createPet', usage: 'createPet, new Idempotency-Key' },
+];
+
+const cpuStretch = (memoryMb: number) => Math.max(1, ASSUMPTIONS.fullVcpuMemoryMb / memoryMb);
+
+/** Lambda bills whole milliseconds of wall time, times the memory in GB. */
+function lambdaPerMillion(cpuMs: number, dynamoDbRequests: number, memoryMb: number) {
+  const billedMs = Math.ceil(
+    cpuMs * cpuStretch(memoryMb) + dynamoDbRequests * ASSUMPTIONS.dynamoDbRoundTripMs,
+  );
+  const gbSeconds = (billedMs / 1000) * (memoryMb / 1024);
+  return PRICES.lambdaPerMillionRequests + gbSeconds * PRICES.lambdaArm64PerGbSecond * 1e6;
+}
+
+const dynamoDbPerMillion = (usage: OperationUsage) =>
+  usage.readUnits * PRICES.dynamoDbPerMillionReadUnits +
+  usage.writeUnits * PRICES.dynamoDbPerMillionWriteUnits;
+
+export function costModel(
+  warm: PerSubject<Warm>,
+  coldStarts: PerSubject<ColdStart>,
+  usages: OperationUsage[],
+): CostModel {
+  const authorizerUsage = usageOf(usages, 'authorizer');
+  const lineAt = (memoryMb: number) => (entry: (typeof OPERATIONS)[number]) => {
+    const usage = usageOf(usages, entry.usage);
+    const requests = usage.readRequests + usage.writeRequests;
+    const authorizerRequests = authorizerUsage.readRequests + authorizerUsage.writeRequests;
+    const authorizerMiss =
+      lambdaPerMillion(warm.authorizer.function.cpuMsPerInvocation, authorizerRequests, memoryMb) +
+      dynamoDbPerMillion(authorizerUsage);
+    const line = {
+      operation: entry.operation,
+      apiGateway: PRICES.apiGatewayRestPerMillionRequests,
+      lambda: lambdaPerMillion(warm[entry.subject].function.cpuMsPerInvocation, requests, memoryMb),
+      authorizer: (1 - ASSUMPTIONS.authorizerCacheHitRate) * authorizerMiss,
+      dynamoDb: dynamoDbPerMillion(usage),
+    };
+    return { ...line, total: line.apiGateway + line.lambda + line.authorizer + line.dynamoDb };
+  };
+  const initGbSecondsPerMs = (ASSUMPTIONS.fullVcpuMemoryMb / 1024) * 1e-3;
+  return {
+    memoryMb: ASSUMPTIONS.chosenMemoryMb,
+    lines: OPERATIONS.map(lineAt(ASSUMPTIONS.chosenMemoryMb)),
+    byMemory: ASSUMPTIONS.memorySizesMb.map((memoryMb) => ({
+      memoryMb,
+      totals: Object.fromEntries(
+        OPERATIONS.map(lineAt(memoryMb)).map((line) => [line.operation, line.total]),
+      ),
+    })),
+    coldStartPerMillion: Object.fromEntries(
+      Object.entries(coldStarts).map(([name, { function: cold }]) => [
+        name,
+        cold.medianCpuMs * initGbSecondsPerMs * PRICES.lambdaArm64PerGbSecond * 1e6,
+      ]),
+    ) as Record<SubjectName, number>,
+  };
+}

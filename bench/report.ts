@@ -1,0 +1,225 @@
+// The targets of issue 7, judged on this run's figures, and the tables `npm run bench` prints
+// (Markdown, so that they paste into docs/performance.md as they are).
+import type { BundleSize } from './bundles.ts';
+import type { ColdStart } from './cold-start.ts';
+import type { CostModel } from './cost.ts';
+import { ASSUMPTIONS } from './cost.ts';
+import { usageOf } from './dynamodb-usage.ts';
+import type { OperationUsage } from './dynamodb-usage.ts';
+import { LIST_QUERY } from './events.ts';
+import type { LoadResult } from './load.ts';
+import { SUBJECTS } from './subjects.ts';
+import type { Paired, PerSubject, SubjectName } from './subjects.ts';
+import type { Warm } from './warm.ts';
+
+export type Measurements = {
+  bundles: PerSubject<BundleSize>;
+  coldStarts: PerSubject<ColdStart>;
+  warm: PerSubject<Warm>;
+  dynamoDb: OperationUsage[];
+  load: LoadResult[];
+  cost: CostModel;
+};
+
+export type Target = { target: string; measured: string; pass: boolean };
+
+const times = (value: number) => `${value.toFixed(2)}x`;
+const ms = (value: number) => value.toFixed(2);
+const dollars = (value: number) => `$${value.toFixed(3)}`;
+const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
+const perCall = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(3));
+
+type Figure = {
+  label: string;
+  format: (value: number) => string;
+  of: (results: Measurements, subject: SubjectName) => Paired<number>;
+  /** The issue's limit on function / baseline, where it sets one. */
+  maxRatio?: number | undefined;
+};
+
+/** A figure read from one kind of measurement, for a function and its baseline alike. */
+function figure<T>(
+  label: string,
+  format: (value: number) => string,
+  measurement: (results: Measurements) => PerSubject<T>,
+  value: (side: T) => number,
+  maxRatio?: number,
+): Figure {
+  const of = (results: Measurements, subject: SubjectName) => {
+    const pair = measurement(results)[subject];
+    return { function: value(pair.function), baseline: value(pair.baseline) };
+  };
+  return { label, format, of, maxRatio };
+}
+
+const bundles = (results: Measurements) => results.bundles;
+const coldStarts = (results: Measurements) => results.coldStarts;
+const warm = (results: Measurements) => results.warm;
+
+const FIGURES: Figure[] = [
+  figure('bundle (bytes)', grouped, bundles, (bundle) => bundle.bytes, 1.5),
+  figure('cold start, median (ms)', ms, coldStarts, (cold) => cold.medianMs, 1.3),
+  figure('cold start CPU, median (ms)', ms, coldStarts, (cold) => cold.medianCpuMs),
+  figure('RSS after the first answer (MB)', grouped, coldStarts, (cold) => cold.medianRssMb),
+  figure('warm p50 (ms)', ms, warm, (invocations) => invocations.p50Ms, 1.2),
+  figure('warm p99 (ms)', ms, warm, (invocations) => invocations.p99Ms),
+  figure('warm CPU per invocation (ms)', ms, warm, (invocations) => invocations.cpuMsPerInvocation),
+];
+
+const ratio = ({ function: value, baseline }: Paired<number>) => value / baseline;
+
+const CREATE_WRITES_MAX = 1.05;
+
+export function judgeTargets(results: Measurements): Target[] {
+  const ratioTargets = SUBJECTS.flatMap(({ name }) =>
+    FIGURES.filter((figure) => figure.maxRatio !== undefined).map(({ label, of, maxRatio = 0 }) => {
+      const measured = ratio(of(results, name));
+      return {
+        target: `${name} ${label}: <= ${maxRatio}x baseline`,
+        measured: times(measured),
+        pass: measured <= maxRatio,
+      };
+    }),
+  );
+  const requests = (operation: string) => {
+    const usage = usageOf(results.dynamoDb, operation);
+    return usage.readRequests + usage.writeRequests;
+  };
+  const getRequests = requests('getPet');
+  const listRequests = requests(`listPets ?${LIST_QUERY}`);
+  const createWrites = usageOf(results.dynamoDb, 'createPet').writeRequests;
+  return [
+    ...ratioTargets,
+    { target: 'getPet: 1 DynamoDB request', measured: perCall(getRequests), pass: getRequests === 1 },
+    {
+      target: `listPets ?${LIST_QUERY}: 1 DynamoDB request`,
+      measured: perCall(listRequests),
+      pass: listRequests === 1,
+    },
+    {
+      target: `createPet: <= ${CREATE_WRITES_MAX} writes on average`,
+      measured: perCall(createWrites),
+      pass: createWrites <= CREATE_WRITES_MAX,
+    },
+  ];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+const functionTable = (results: Measurements) =>
+  table(
+    ['function', 'figure', 'function', 'baseline', 'difference', 'ratio'],
+    SUBJECTS.flatMap(({ name }) =>
+      FIGURES.map(({ label, format, of }) => {
+        const pair = of(results, name);
+        return [
+          name,
+          label,
+          format(pair.function),
+          format(pair.baseline),
+          format(pair.function - pair.baseline),
+          times(ratio(pair)),
+        ];
+      }),
+    ),
+  );
+
+/** What each function bundle is made of: its five largest packages. */
+const bundleTable = ({ bundles }: Measurements) =>
+  table(
+    ['function', 'largest parts of the bundle (bytes)'],
+    SUBJECTS.map(({ name }) => [
+      name,
+      bundles[name].function.packages
+        .slice(0, 5)
+        .map((part) => `${part.name} ${grouped(part.bytes)}`)
+        .join(', '),
+    ]),
+  );
+
+const dynamoDbTable = ({ dynamoDb }: Measurements) =>
+  table(
+    ['operation', 'calls', 'requests per call', 'reads', 'writes', 'RRU', 'WRU'],
+    dynamoDb.map((usage) => [
+      usage.operation,
+      String(usage.calls),
+      Object.entries(usage.requestsPerCall)
+        .map(([name, count]) => `${name} ${perCall(count)}`)
+        .join(', '),
+      perCall(usage.readRequests),
+      perCall(usage.writeRequests),
+      perCall(usage.readUnits),
+      perCall(usage.writeUnits),
+    ]),
+  );
+
+const loadTable = ({ load }: Measurements) =>
+  table(
+    ['route', 'requests/s', 'p50 (ms)', 'p99 (ms)', 'failures'],
+    load.map((route) => [
+      route.route,
+      grouped(route.requestsPerSecond),
+      String(route.p50Ms),
+      String(route.p99Ms),
+      String(route.failures),
+    ]),
+  );
+
+const costTable = ({ cost }: Measurements) =>
+  table(
+    ['operation', 'API Gateway', 'Lambda', 'authorizer', 'DynamoDB', 'total'],
+    cost.lines.map((line) => [
+      line.operation,
+      dollars(line.apiGateway),
+      dollars(line.lambda),
+      dollars(line.authorizer),
+      dollars(line.dynamoDb),
+      dollars(line.total),
+    ]),
+  );
+
+const memoryTable = ({ cost }: Measurements) =>
+  table(
+    ['operation', ...cost.byMemory.map(({ memoryMb }) => `${memoryMb} MB`)],
+    cost.lines.map(({ operation }) => [
+      operation,
+      ...cost.byMemory.map(({ totals }) => dollars(totals[operation] ?? Number.NaN)),
+    ]),
+  );
+
+const coldStartCost = ({ cost }: Measurements) =>
+  Object.entries(cost.coldStartPerMillion)
+    .map(([name, dollarsPerMillion]) => `${name} ${dollars(dollarsPerMillion)}`)
+    .join(', ');
+
+const targetTable = (targets: Target[]) =>
+  table(
+    ['target', 'measured', 'result'],
+    targets.map(({ target, measured, pass }) => [target, measured, pass ? 'PASS' : 'FAIL']),
+  );
+
+export function report(results: Measurements, targets: Target[]): string {
+  return [
+    '## Functions next to their baselines',
+    functionTable(results),
+    bundleTable(results),
+    '## DynamoDB per call (RRU/WRU: on-demand request units)',
+    dynamoDbTable(results),
+    '## Local server under load',
+    loadTable(results),
+    `## Cost per million calls at ${results.cost.memoryMb} MB (authorizer cache hit rate ${ASSUMPTIONS.authorizerCacheHitRate * 100} %)`,
+    costTable(results),
+    '## Total per million calls by memory size',
+    memoryTable(results),
+    `Init of one cold start, per million cold starts (any size up to ${ASSUMPTIONS.fullVcpuMemoryMb} MB): ${coldStartCost(results)}`,
+    '## Targets',
+    targetTable(targets),
+  ].join('\n\n');
+}
