@@ -1,6 +1,6 @@
-// How every Lambda function is bundled, as esbuild's own options: the `bundling` block of
-// lib/petstore-function.ts translated to esbuild's API (CDK turns that block into exactly these
-// flags). One constant, so the stack and `npm run bench` measure the same bundles.
+// How every Lambda function is bundled, as esbuild's own options. lib/petstore-function.ts hands
+// them to NodejsFunction (which turns them back into exactly these esbuild flags) and
+// `npm run bench` bundles with them directly, so both measure the same bundles.
 import type { BuildOptions } from 'esbuild';
 
 export const LAMBDA_ESBUILD_OPTIONS = {

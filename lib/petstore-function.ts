@@ -11,6 +11,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { LAMBDA_ESBUILD_OPTIONS } from '#lib/bundling.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { grantTableAccess } from '#lib/table-access.ts';
 import type { TableAccess } from '#lib/table-access.ts';
@@ -69,18 +70,16 @@ export class PetstoreFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
+      // The options of lib/bundling.ts (which `npm run bench` measures), in NodejsFunction's terms.
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies inside an ESM bundle still call require().
-        banner:
-          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // Bundle the AWS SDK too: the version the tests ran with, and no extra module loading.
-        externalModules: [],
+        target: LAMBDA_ESBUILD_OPTIONS.target,
+        mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
+        banner: LAMBDA_ESBUILD_OPTIONS.banner.js,
+        minify: LAMBDA_ESBUILD_OPTIONS.minify,
+        sourceMap: LAMBDA_ESBUILD_OPTIONS.sourcemap,
+        sourcesContent: LAMBDA_ESBUILD_OPTIONS.sourcesContent,
+        externalModules: LAMBDA_ESBUILD_OPTIONS.external,
         // No Docker here or in CI: esbuild from node_modules does the bundling.
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
