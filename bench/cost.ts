@@ -31,9 +31,11 @@ export const ASSUMPTIONS = {
   memorySizesMb: [128, 256, 512, 1024, 1769],
 };
 
-/** What one call of an operation costs in requests, in dollars per million calls. */
+/** What one call of an operation costs, in dollars per million calls. */
 export type CostLine = {
   operation: string;
+  /** The modelled wall time of one invocation of its function (what Lambda bills, rounded up). */
+  durationMs: number;
   apiGateway: number;
   lambda: number;
   authorizer: number;
@@ -41,11 +43,17 @@ export type CostLine = {
   total: number;
 };
 
+export type MemoryCost = {
+  memoryMb: number;
+  lines: CostLine[];
+  /** The modelled Init of the slowest function's cold start (CPU-bound, so it stretches). */
+  coldStartInitMs: number;
+};
+
 export type CostModel = {
   memoryMb: number;
   lines: CostLine[];
-  /** Total per million calls of each operation at each memory size. */
-  byMemory: { memoryMb: number; totals: Record<string, number> }[];
+  byMemory: MemoryCost[];
   /** One cold start's Init (billed since August 2025) at any size up to 1,769 MB, per million. */
   coldStartPerMillion: Record<SubjectName, number>;
 };
@@ -60,14 +68,15 @@ const OPERATIONS: { operation: string; subject: SubjectName; usage: string }[] =
 
 const cpuStretch = (memoryMb: number) => Math.max(1, ASSUMPTIONS.fullVcpuMemoryMb / memoryMb);
 
-/** Lambda bills whole milliseconds of wall time, times the memory in GB. */
-function lambdaPerMillion(cpuMs: number, dynamoDbRequests: number, memoryMb: number) {
-  const billedMs = Math.ceil(
-    cpuMs * cpuStretch(memoryMb) + dynamoDbRequests * ASSUMPTIONS.dynamoDbRoundTripMs,
-  );
-  const gbSeconds = (billedMs / 1000) * (memoryMb / 1024);
-  return PRICES.lambdaPerMillionRequests + gbSeconds * PRICES.lambdaArm64PerGbSecond * 1e6;
-}
+const requestsOf = (usage: OperationUsage) => usage.readRequests + usage.writeRequests;
+
+/** Lambda bills whole milliseconds of wall time: CPU time stretched, DynamoDB waits as they are. */
+const billedMs = (cpuMs: number, usage: OperationUsage, memoryMb: number) =>
+  Math.ceil(cpuMs * cpuStretch(memoryMb) + requestsOf(usage) * ASSUMPTIONS.dynamoDbRoundTripMs);
+
+const lambdaPerMillion = (durationMs: number, memoryMb: number) =>
+  PRICES.lambdaPerMillionRequests +
+  (durationMs / 1000) * (memoryMb / 1024) * PRICES.lambdaArm64PerGbSecond * 1e6;
 
 const dynamoDbPerMillion = (usage: OperationUsage) =>
   usage.readUnits * PRICES.dynamoDbPerMillionReadUnits +
@@ -79,36 +88,39 @@ export function costModel(
   usages: OperationUsage[],
 ): CostModel {
   const authorizerUsage = usageOf(usages, 'authorizer');
-  const lineAt = (memoryMb: number) => (entry: (typeof OPERATIONS)[number]) => {
-    const usage = usageOf(usages, entry.usage);
-    const requests = usage.readRequests + usage.writeRequests;
-    const authorizerRequests = authorizerUsage.readRequests + authorizerUsage.writeRequests;
-    const authorizerMiss =
-      lambdaPerMillion(warm.authorizer.function.cpuMsPerInvocation, authorizerRequests, memoryMb) +
-      dynamoDbPerMillion(authorizerUsage);
-    const line = {
-      operation: entry.operation,
-      apiGateway: PRICES.apiGatewayRestPerMillionRequests,
-      lambda: lambdaPerMillion(warm[entry.subject].function.cpuMsPerInvocation, requests, memoryMb),
-      authorizer: (1 - ASSUMPTIONS.authorizerCacheHitRate) * authorizerMiss,
-      dynamoDb: dynamoDbPerMillion(usage),
+  const authorizerCpuMs = warm.authorizer.function.cpuMsPerInvocation;
+  const lineAt =
+    (memoryMb: number) =>
+    (entry: (typeof OPERATIONS)[number]): CostLine => {
+      const usage = usageOf(usages, entry.usage);
+      const durationMs = billedMs(warm[entry.subject].function.cpuMsPerInvocation, usage, memoryMb);
+      const authorizerMiss =
+        lambdaPerMillion(billedMs(authorizerCpuMs, authorizerUsage, memoryMb), memoryMb) +
+        dynamoDbPerMillion(authorizerUsage);
+      const line = {
+        apiGateway: PRICES.apiGatewayRestPerMillionRequests,
+        lambda: lambdaPerMillion(durationMs, memoryMb),
+        authorizer: (1 - ASSUMPTIONS.authorizerCacheHitRate) * authorizerMiss,
+        dynamoDb: dynamoDbPerMillion(usage),
+      };
+      const total = line.apiGateway + line.lambda + line.authorizer + line.dynamoDb;
+      return { operation: entry.operation, durationMs, ...line, total };
     };
-    return { ...line, total: line.apiGateway + line.lambda + line.authorizer + line.dynamoDb };
-  };
-  const initGbSecondsPerMs = (ASSUMPTIONS.fullVcpuMemoryMb / 1024) * 1e-3;
+  const coldCpuMs = Object.values(coldStarts).map((pair) => pair.function.medianCpuMs);
+  // Below one vCPU, Init's CPU-bound time stretches as much as memory shrinks: same GB-seconds.
+  const initGbSecondsPerCpuMs = (ASSUMPTIONS.fullVcpuMemoryMb / 1024) * 1e-3;
   return {
     memoryMb: ASSUMPTIONS.chosenMemoryMb,
     lines: OPERATIONS.map(lineAt(ASSUMPTIONS.chosenMemoryMb)),
     byMemory: ASSUMPTIONS.memorySizesMb.map((memoryMb) => ({
       memoryMb,
-      totals: Object.fromEntries(
-        OPERATIONS.map(lineAt(memoryMb)).map((line) => [line.operation, line.total]),
-      ),
+      lines: OPERATIONS.map(lineAt(memoryMb)),
+      coldStartInitMs: Math.max(...coldCpuMs) * cpuStretch(memoryMb),
     })),
     coldStartPerMillion: Object.fromEntries(
       Object.entries(coldStarts).map(([name, { function: cold }]) => [
         name,
-        cold.medianCpuMs * initGbSecondsPerMs * PRICES.lambdaArm64PerGbSecond * 1e6,
+        cold.medianCpuMs * initGbSecondsPerCpuMs * PRICES.lambdaArm64PerGbSecond * 1e6,
       ]),
     ) as Record<SubjectName, number>,
   };

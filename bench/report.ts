@@ -174,9 +174,10 @@ const loadTable = ({ load }: Measurements) =>
 
 const costTable = ({ cost }: Measurements) =>
   table(
-    ['operation', 'API Gateway', 'Lambda', 'authorizer', 'DynamoDB', 'total'],
+    ['operation', 'billed ms', 'API Gateway', 'Lambda', 'authorizer', 'DynamoDB', 'total'],
     cost.lines.map((line) => [
       line.operation,
+      String(line.durationMs),
       dollars(line.apiGateway),
       dollars(line.lambda),
       dollars(line.authorizer),
@@ -187,11 +188,20 @@ const costTable = ({ cost }: Measurements) =>
 
 const memoryTable = ({ cost }: Measurements) =>
   table(
-    ['operation', ...cost.byMemory.map(({ memoryMb }) => `${memoryMb} MB`)],
-    cost.lines.map(({ operation }) => [
-      operation,
-      ...cost.byMemory.map(({ totals }) => dollars(totals[operation] ?? Number.NaN)),
-    ]),
+    ['operation: $ per million, billed ms', ...cost.byMemory.map(({ memoryMb }) => `${memoryMb} MB`)],
+    [
+      ...cost.lines.map(({ operation }, index) => [
+        operation,
+        ...cost.byMemory.map(({ lines }) => {
+          const line = lines[index];
+          return line ? `${dollars(line.total)}, ${line.durationMs} ms` : '';
+        }),
+      ]),
+      [
+        'Init of the slowest cold start',
+        ...cost.byMemory.map(({ coldStartInitMs }) => `${grouped(coldStartInitMs)} ms`),
+      ],
+    ],
   );
 
 const coldStartCost = ({ cost }: Measurements) =>
@@ -216,7 +226,7 @@ export function report(results: Measurements, targets: Target[]): string {
     loadTable(results),
     `## Cost per million calls at ${results.cost.memoryMb} MB (authorizer cache hit rate ${ASSUMPTIONS.authorizerCacheHitRate * 100} %)`,
     costTable(results),
-    '## Total per million calls by memory size',
+    `## By memory size (modelled: CPU time x ${ASSUMPTIONS.fullVcpuMemoryMb} / memory, ${ASSUMPTIONS.dynamoDbRoundTripMs} ms per DynamoDB request)`,
     memoryTable(results),
     `Init of one cold start, per million cold starts (any size up to ${ASSUMPTIONS.fullVcpuMemoryMb} MB): ${coldStartCost(results)}`,
     '## Targets',
