@@ -22,7 +22,14 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
 /** Returns true when it created the table, false when the table was already there. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   if (await tableExists(client, tableName)) return false;
-  await client.send(new CreateTableCommand(tableDefinition(tableName)));
+  try {
+    await client.send(new CreateTableCommand(tableDefinition(tableName)));
+  } catch (error) {
+    // Another process (a second server, a parallel test) created it first: theirs will do.
+    if ((error as Error).name !== 'ResourceInUseException') throw error;
+    await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+    return false;
+  }
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
   await client
     .send(
