@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { cursorSecretKey } from '#shared/store/table.ts';
+import { isConditionFailure } from '#shared/store/errors.ts';
+import { IF_ABSENT, cursorSecretKey } from '#shared/store/table.ts';
 
 const key = { pk: { S: cursorSecretKey.pk }, sk: { S: cursorSecretKey.sk } };
 
@@ -14,11 +15,11 @@ export async function tableCursorSecret(client: DynamoDBClient, tableName: strin
       new PutItemCommand({
         TableName: tableName,
         Item: { ...key, secret: { S: randomBytes(32).toString('base64url') } },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        ConditionExpression: IF_ABSENT,
       }),
     )
     .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
     });
   const { Item } = await client.send(
     new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }),

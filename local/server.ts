@@ -12,7 +12,7 @@ import { requireEnv } from '#shared/env.ts';
 import { ApiError } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/responses.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
-import { issueApiKey } from '#shared/store/api-key-store.ts';
+import { issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
 import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
@@ -99,14 +99,10 @@ function lambdaContext(requestId: string): Context {
   };
 }
 
-async function registerApiKey(apiKey: string | undefined): Promise<string> {
+/** The key the server offers: PETSTORE_API_KEY (perhaps stored by an earlier run), or a new one. */
+async function acceptedApiKey(apiKey: string | undefined): Promise<string> {
   if (apiKey === undefined) return (await issueApiKey('local')).key;
-  try {
-    await issueApiKey('local (PETSTORE_API_KEY)', apiKey);
-  } catch (error) {
-    // Already registered by an earlier run on the same data: nothing to do.
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await registerApiKey('local (PETSTORE_API_KEY)', apiKey);
   return apiKey;
 }
 
@@ -117,7 +113,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await ensureTable(client, requireEnv('PETSTORE_TABLE_NAME'));
     client.destroy();
   }
-  const apiKey = await registerApiKey(options.apiKey);
+  const apiKey = await acceptedApiKey(options.apiKey);
 
   async function serve(request: IncomingMessage, response: ServerResponse) {
     const started = performance.now();

@@ -2,32 +2,45 @@
 // 256 random bits, so a fast hash is enough: there is nothing to brute-force.
 import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
-import { API_KEY_PARTITION, apiKeyKey } from '#shared/store/table.ts';
+import { documentClient, send, sendConditional, tableName } from '#shared/store/dynamodb.ts';
+import { API_KEY_PARTITION, IF_ABSENT, apiKeyKey } from '#shared/store/table.ts';
 
 export type ApiKeyRecord = { id: string; name: string; createdAt: string; revokedAt?: string };
 export type IssuedApiKey = ApiKeyRecord & { key: string };
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-/** Issues a new random key, or registers a given one (the local server's PETSTORE_API_KEY). */
-export async function issueApiKey(name: string, key = `psk_${randomBytes(32).toString('base64url')}`) {
+/** Stores a key's hash with a new record; false when that key is already stored. */
+async function storeApiKey(name: string, key: string): Promise<IssuedApiKey | undefined> {
   const record: ApiKeyRecord = {
     id: `key_${randomBytes(8).toString('hex')}`,
     name,
     createdAt: new Date().toISOString(),
   };
-  await send(() =>
+  const stored = await sendConditional(() =>
     documentClient.send(
       new PutCommand({
         TableName: tableName,
         Item: { ...apiKeyKey(hashApiKey(key)), type: 'apiKey', ...record },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        ConditionExpression: IF_ABSENT,
       }),
     ),
   );
-  return { ...record, key } satisfies IssuedApiKey;
+  return stored ? { ...record, key } : undefined;
 }
+
+/** Issues a new random key: 256 bits, so it cannot collide with a stored one. */
+export async function issueApiKey(name: string): Promise<IssuedApiKey> {
+  const issued = await storeApiKey(name, `psk_${randomBytes(32).toString('base64url')}`);
+  if (!issued) throw new Error('A fresh random key is already stored');
+  return issued;
+}
+
+/** Accepts a key chosen elsewhere (the local server's PETSTORE_API_KEY); undefined when already accepted. */
+export const registerApiKey = storeApiKey;
+
+const toRecord = ({ id, name, createdAt, revokedAt }: Record<string, unknown>) =>
+  ({ id, name, createdAt, ...(revokedAt ? { revokedAt } : {}) }) as ApiKeyRecord;
 
 /** An active key and its hash (which is also its API Gateway usage plan key). */
 export type ActiveApiKey = ApiKeyRecord & { hash: string };
@@ -38,7 +51,7 @@ export async function findActiveApiKey(key: string): Promise<ActiveApiKey | unde
   const { Item } = await send(() =>
     documentClient.send(new GetCommand({ TableName: tableName, Key: apiKeyKey(hash) })),
   );
-  return Item && !Item.revokedAt ? { ...(Item as ApiKeyRecord), hash } : undefined;
+  return Item && !Item.revokedAt ? { ...toRecord(Item), hash } : undefined;
 }
 
 async function apiKeyItems() {
@@ -60,9 +73,6 @@ async function apiKeyItems() {
   } while (startKey);
   return items;
 }
-
-const toRecord = ({ id, name, createdAt, revokedAt }: Record<string, unknown>) =>
-  ({ id, name, createdAt, ...(revokedAt ? { revokedAt } : {}) }) as ApiKeyRecord;
 
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {
   return (await apiKeyItems()).map(toRecord);

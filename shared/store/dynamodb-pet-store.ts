@@ -6,36 +6,33 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
-import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
+import { documentClient, send, sendConditional, tableName } from '#shared/store/dynamodb.ts';
 import { createIdAllocator } from '#shared/store/id-allocator.ts';
 import type { PetPage, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
 import { toPet, toPetItem } from '#shared/store/pet-item.ts';
 import type { Item } from '#shared/store/pet-item.ts';
-import { PET_PARTITION, STATUS_INDEX, idSortKey, petKey, statusPartition } from '#shared/store/table.ts';
+import {
+  IF_ABSENT,
+  PET_PARTITION,
+  STATUS_INDEX,
+  TABLE_KEY,
+  idSortKey,
+  petKey,
+  statusPartition,
+} from '#shared/store/table.ts';
 
 /** A conditional Put: an id is written once, never overwritten. False when the id is taken. */
-async function putNewPet(pet: Pet): Promise<boolean> {
-  try {
-    await send(() =>
-      documentClient.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: toPetItem(pet),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-}
+const putNewPet = (pet: Pet) =>
+  sendConditional(() =>
+    documentClient.send(
+      new PutCommand({ TableName: tableName, Item: toPetItem(pet), ConditionExpression: IF_ABSENT }),
+    ),
+  );
 
 function pageQuery({ status, afterId = 0 }: PetPageRequest) {
   const [partitionKey, sortKey, partition] = status
     ? [STATUS_INDEX.partitionKey, STATUS_INDEX.sortKey, statusPartition(status)]
-    : ['pk', 'sk', PET_PARTITION];
+    : [TABLE_KEY.partitionKey, TABLE_KEY.sortKey, PET_PARTITION];
   return {
     TableName: tableName,
     ...(status ? { IndexName: STATUS_INDEX.name } : { ConsistentRead: true }),
@@ -45,7 +42,9 @@ function pageQuery({ status, afterId = 0 }: PetPageRequest) {
   };
 }
 
-export function createDynamoDbPetStore(nextId = createIdAllocator()): PetStore {
+export function createDynamoDbPetStore(): PetStore {
+  const nextId = createIdAllocator();
+
   async function get(id: bigint): Promise<Pet | undefined> {
     if (id > BigInt(PET_ID_MAX)) return undefined;
     const { Item } = await send(() =>

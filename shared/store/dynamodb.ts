@@ -3,7 +3,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from '#shared/env.ts';
-import { StoreUnavailableError } from '#shared/store/errors.ts';
+import { StoreUnavailableError, isConditionFailure } from '#shared/store/errors.ts';
 
 export const DYNAMODB_TIMEOUTS = { connectionMs: 1_000, requestMs: 2_000, maxAttempts: 3 } as const;
 
@@ -48,6 +48,17 @@ export function isUnavailable(error: unknown): boolean {
     NETWORK.test(message) ||
     ($metadata?.httpStatusCode ?? 0) >= 500
   );
+}
+
+/** Sends a conditional write: true when written, false when its condition did not hold. */
+export async function sendConditional(operation: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await send(operation);
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** Sends a command, turning an outage into StoreUnavailableError (which the API answers as 503). */

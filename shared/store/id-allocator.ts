@@ -6,9 +6,9 @@ import { PET_ID_MAX } from '#shared/schemas.ts';
 import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
 import { petIdCounterKey } from '#shared/store/table.ts';
 
-export const ID_BLOCK_SIZE = 50;
+const ID_BLOCK_SIZE = 50;
 
-export function createIdAllocator(blockSize = ID_BLOCK_SIZE) {
+export function createIdAllocator() {
   let next = 1;
   let last = 0;
   let leasing: Promise<void> | undefined;
@@ -21,14 +21,14 @@ export function createIdAllocator(blockSize = ID_BLOCK_SIZE) {
           Key: petIdCounterKey,
           UpdateExpression: 'ADD #value :block',
           ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':block': blockSize },
+          ExpressionAttributeValues: { ':block': ID_BLOCK_SIZE },
           ReturnValues: 'UPDATED_NEW',
         }),
       ),
     );
     const blockEnd = Number(Attributes?.value);
     if (!Number.isSafeInteger(blockEnd) || blockEnd > PET_ID_MAX) throw new Error('Pet id space exhausted');
-    next = blockEnd - blockSize + 1;
+    next = blockEnd - ID_BLOCK_SIZE + 1;
     last = blockEnd;
   }
 

@@ -3,10 +3,10 @@
 // step is one conditional write, so two requests can never both own a record.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pet } from '#shared/schemas.ts';
-import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
+import { documentClient, send, sendConditional, tableName } from '#shared/store/dynamodb.ts';
 import { toPet } from '#shared/store/pet-item.ts';
 import type { idempotencyKey } from '#shared/store/table.ts';
-import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import { IF_ABSENT, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 /** How long a claim is held by a request in flight: longer than the function's timeout. */
@@ -21,25 +21,13 @@ export type IdempotencyRecord = {
 
 type RecordKey = ReturnType<typeof idempotencyKey>;
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
-async function conditionally(operation: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await send(operation);
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
 /** Claims the key for a new request; false when a live record already holds it. */
 export function claim(
   key: RecordKey,
   record: Omit<IdempotencyRecord, 'pet'>,
   now = Date.now(),
 ): Promise<boolean> {
-  return conditionally(() =>
+  return sendConditional(() =>
     documentClient.send(
       new PutCommand({
         TableName: tableName,
@@ -50,7 +38,7 @@ export function claim(
           [TTL_ATTRIBUTE]: Math.floor(now / 1000) + RECORD_TTL_SECONDS,
         },
         // DynamoDB deletes expired items lazily (and dynalite never): an expired record is free.
-        ConditionExpression: 'attribute_not_exists(pk) OR #expiresAt < :now',
+        ConditionExpression: `${IF_ABSENT} OR #expiresAt < :now`,
         ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
         ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
       }),
@@ -58,7 +46,8 @@ export function claim(
   );
 }
 
-export async function read(key: RecordKey, now = Date.now()): Promise<IdempotencyRecord | undefined> {
+export async function read(key: RecordKey): Promise<IdempotencyRecord | undefined> {
+  const now = Date.now();
   const { Item } = await send(() =>
     documentClient.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true })),
   );
@@ -74,7 +63,7 @@ export async function read(key: RecordKey, now = Date.now()): Promise<Idempotenc
 
 /** Moves the in-flight lock, only if nobody moved it since `seenLockedUntil` was read. */
 export function relock(key: RecordKey, seenLockedUntil: number, lockedUntil: number): Promise<boolean> {
-  return conditionally(() =>
+  return sendConditional(() =>
     documentClient.send(
       new UpdateCommand({
         TableName: tableName,

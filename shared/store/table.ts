@@ -4,21 +4,22 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { PetStatus } from '#shared/schemas.ts';
 
 export const TABLE_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;
+/** The condition of every write that must never replace an item. */
+export const IF_ABSENT = `attribute_not_exists(${TABLE_KEY.partitionKey})`;
 export const STATUS_INDEX = { name: 'byStatus', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
 export const TTL_ATTRIBUTE = 'expiresAt';
 export const DEFAULT_TABLE_NAME = 'petstore-local';
 
 /** Ids are zero-padded so that string order is numeric order (2^53 has 16 digits). */
-const sortableId = (id: number) => id.toString().padStart(16, '0');
+export const idSortKey = (id: number) => id.toString().padStart(16, '0');
 
 export const PET_PARTITION = 'PET';
-export const petKey = (id: number) => ({ pk: PET_PARTITION, sk: sortableId(id) });
+export const petKey = (id: number) => ({ pk: PET_PARTITION, sk: idSortKey(id) });
 export const petIndexKey = (id: number, status: PetStatus) => ({
   gsi1pk: statusPartition(status),
-  gsi1sk: sortableId(id),
+  gsi1sk: idSortKey(id),
 });
 export const statusPartition = (status: PetStatus) => `STATUS#${status}`;
-export const idSortKey = sortableId;
 
 export const petIdCounterKey = { pk: 'COUNTER', sk: 'PET_ID' } as const;
 
