@@ -3,13 +3,8 @@
 // createPet runs 500 times, so the counter's block lease (one UpdateItem per 50 ids) is amortized
 // as it is in a long-lived Lambda instance.
 import { randomUUID } from 'node:crypto';
-import {
-  createPetRequest,
-  getPetRequest,
-  invoke,
-  lambdaContext,
-  listPetsRequest,
-} from '#test/support/invoke.ts';
+import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#test/support/invoke.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
 import type { ProxyRequest } from '#local/proxy-event.ts';
 import type { Counts } from './counting-proxy.ts';
 import { LIST_QUERY, NEW_PET, tokenEvent } from './events.ts';

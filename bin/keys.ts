@@ -79,7 +79,9 @@ async function create(name: string) {
 
 async function revoke(id: string) {
   if (!(await keys.revokeApiKey(id))) fail(`No key with id ${id}.`);
-  if (usagePlanId) await disableInUsagePlan(apiGateway, id);
+  if (usagePlanId && !(await disableInUsagePlan(apiGateway, id))) {
+    console.warn(`${id} had no API Gateway key in the usage plan: API Gateway refused it already.`);
+  }
   console.log(
     `Revoked ${id}: refused at once by the authorizer, within the authorizer cache TTL by API Gateway.`,
   );

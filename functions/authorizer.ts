@@ -11,7 +11,7 @@ import { findActiveApiKey } from '#shared/store/api-key-store.ts';
 
 const BEARER = new RegExp(AUTHORIZER.validationRegex);
 
-export const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
+const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
 
 /** arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:aws:execute-api:region:account:api/stage/* */
 const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/') + '/*';

@@ -15,15 +15,13 @@ import { LAMBDA_ESBUILD_OPTIONS } from '#lib/bundling.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { grantTableAccess } from '#lib/table-access.ts';
 import type { TableAccess } from '#lib/table-access.ts';
-import { SERVICE_NAME } from '#shared/observability.ts';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** What shared/observability.ts gives its Metrics (its explicit namespace wins over this variable). */
-const METRICS_NAMESPACE = 'PetStore';
-
-/** Above the DynamoDB client's worst case (3 attempts of 1 s connect + 2 s request), below API Gateway's 29 s. */
-const TIMEOUT = Duration.seconds(10);
+/** Above the DynamoDB client's worst case (shared/timeouts.ts), below API Gateway's 29 s. */
+const TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 
 export type PetstoreFunctionProps = {
   /** The handler module, relative to the project root (ROUTES' `entry`). */

@@ -19,7 +19,7 @@ import {
   unknownPathError,
 } from '#shared/http/gateway-responses.ts';
 import { errorResponse, jsonResponse } from '#shared/http/responses.ts';
-import { AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
 
@@ -43,7 +43,7 @@ const methodArn = (method: string, resource: string) =>
 
 const resourcePattern = (resource: string) =>
   new RegExp(`^${resource.replace(/\{(\w+)\}/g, (_match, name: string) => `(?<${name}>[^/]+)`)}$`);
-const RESOURCES = [...new Set(ROUTES.map((route) => route.path))].map((resource) => ({
+const RESOURCES = Object.keys(ALLOWED_METHODS).map((resource) => ({
   resource,
   pattern: resourcePattern(resource),
 }));

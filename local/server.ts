@@ -6,14 +6,14 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Context } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireEnv } from '#shared/env.ts';
 import { ApiError } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/responses.ts';
-import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
 import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
 export type AccessLogEntry = {
@@ -80,23 +80,6 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
     .map(([name, value]) => `${name}: ${value}`)
     .join('\r\n');
   socket.end(`HTTP/1.1 ${statusCode} Bad Request\r\n${head}\r\n\r\n${body}`);
-}
-
-function lambdaContext(requestId: string): Context {
-  return {
-    awsRequestId: requestId,
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'petstore-local',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:123456789012:function:petstore-local',
-    memoryLimitInMB: '256',
-    logGroupName: 'local',
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 /** The key the server offers: PETSTORE_API_KEY (perhaps stored by an earlier run), or a new one. */

@@ -10,8 +10,3 @@ export function requireEnv(name: string, { minLength = 1 }: { minLength?: number
   }
   return value;
 }
-
-export function optionalEnv(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '#shared/errors.ts';
 import { stringifyJson } from '#shared/json.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
-import { IN_FLIGHT_MS, claim, complete, read, relock } from '#shared/store/idempotency-records.ts';
+import { claim, complete, read, relock } from '#shared/store/idempotency-records.ts';
+import { StoreUnavailableError } from '#shared/store/errors.ts';
+import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
 import { idempotencyKey } from '#shared/store/table.ts';
 
@@ -27,42 +29,57 @@ function canonical(value: unknown): unknown {
   );
 }
 
-const conflict = (status: 409 | 422, message: string) =>
-  new ApiError('idempotency_conflict', message, { status });
+const inProgress = () =>
+  new ApiError('idempotency_conflict', 'Idempotency-Key: a request with this key is still in progress');
+const usedWithAnotherBody = () =>
+  new ApiError('idempotency_conflict', 'Idempotency-Key: was used with a different body', { status: 422 });
+
+type RecordKey = ReturnType<typeof idempotencyKey>;
+
+/** The pet id this request may write (fresh, or a dead request's it took over), or the pet to replay. */
+async function claimOrReplay(
+  store: PetStore,
+  recordKey: RecordKey,
+  fingerprint: string,
+  lockedUntil: number,
+) {
+  const petId = await store.reserveId();
+  // Twice at most: a record that expires between a failed claim and its read is free again.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await claim(recordKey, { fingerprint, petId, lockedUntil })) return { petId };
+    const existing = await read(recordKey);
+    if (!existing) continue;
+    if (existing.fingerprint !== fingerprint) throw usedWithAnotherBody();
+    if (existing.pet) return { replay: existing.pet };
+    if (existing.lockedUntil > Date.now() || !(await relock(recordKey, existing.lockedUntil, lockedUntil))) {
+      throw inProgress();
+    }
+    return { petId: existing.petId }; // the same id as the request that died: never two pets
+  }
+  throw inProgress();
+}
 
 export async function createPetOnce(
   store: PetStore,
   newPet: NewPet,
   request: IdempotentRequest | undefined,
-  attempt = 1,
 ): Promise<CreateOutcome> {
   if (!request) return { pet: await store.create(newPet), replayed: false };
   const recordKey = idempotencyKey(request.scope, sha256(request.key));
   const fingerprint = sha256(stringifyJson(canonical(request.body)));
   const lockedUntil = Date.now() + IN_FLIGHT_MS;
 
-  let petId = await store.reserveId();
-  if (!(await claim(recordKey, { fingerprint, petId, lockedUntil }))) {
-    const existing = await read(recordKey);
-    // Expired between the claim and the read: claim again, once (a second miss is a busy key).
-    if (!existing && attempt === 1) return createPetOnce(store, newPet, request, 2);
-    if (!existing) throw conflict(409, 'Idempotency-Key: a request with this key is still in progress');
-    if (existing.fingerprint !== fingerprint) {
-      throw conflict(422, 'Idempotency-Key: was used with a different body');
-    }
-    if (existing.pet) return { pet: existing.pet, replayed: true };
-    if (existing.lockedUntil > Date.now() || !(await relock(recordKey, existing.lockedUntil, lockedUntil))) {
-      throw conflict(409, 'Idempotency-Key: a request with this key is still in progress');
-    }
-    petId = existing.petId; // take over a request that died: same id, so never two pets
-  }
+  const claimed = await claimOrReplay(store, recordKey, fingerprint, lockedUntil);
+  if (claimed.replay) return { pet: claimed.replay, replayed: true };
   try {
-    const pet = await store.insert({ id: petId, ...newPet });
+    const pet = await store.insert({ id: claimed.petId, ...newPet });
     await complete(recordKey, pet);
     return { pet, replayed: false };
   } catch (error) {
-    // Let an immediate retry take over (with the same id) instead of waiting out the lock.
-    await relock(recordKey, lockedUntil, 0).catch(() => undefined);
+    // Let an immediate retry take over (with the same id) instead of waiting out the lock; not when
+    // DynamoDB is down, where releasing would only spend the time left before the function's timeout.
+    if (!(error instanceof StoreUnavailableError))
+      await relock(recordKey, lockedUntil, 0).catch(() => undefined);
     throw error;
   }
 }

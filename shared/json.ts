@@ -30,8 +30,10 @@ export function parseJson(text: string): unknown {
   );
 }
 
-export function stringifyJson(value: unknown): string {
-  return JSON.stringify(value, (_key, member: unknown) =>
-    typeof member === 'bigint' ? JSON.rawJSON(member.toString()) : member,
+export function stringifyJson(value: unknown, indent?: number): string {
+  return JSON.stringify(
+    value,
+    (_key, member: unknown) => (typeof member === 'bigint' ? JSON.rawJSON(member.toString()) : member),
+    indent,
   );
 }

@@ -4,6 +4,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
 export const SERVICE_NAME = 'petstore';
+/** The stack sets it as POWERTOOLS_METRICS_NAMESPACE too, so a namespace set there wins. */
+export const METRICS_NAMESPACE = 'PetStore';
 
 export const logger = new Logger({ serviceName: SERVICE_NAME });
 
@@ -16,10 +18,9 @@ const metricsLogger = {
     message.startsWith('No application metrics') ? logger.debug(message) : logger.warn(message),
 };
 
-/** Every metric of the service lands in the PetStore namespace, in every stage (a dimension tells them apart). */
 export const metrics = new Metrics({
   serviceName: SERVICE_NAME,
-  namespace: 'PetStore',
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
   logger: metricsLogger,
 });
 export { MetricUnit } from '@aws-lambda-powertools/metrics';

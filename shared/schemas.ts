@@ -19,23 +19,27 @@ export const PetStatus = z.enum(PET_STATUSES, {
 });
 export type PetStatus = z.infer<typeof PetStatus>;
 
-const codePoints = (text: string) => [...text].length;
+/** Counted in code points, as the contract does: an emoji is one. */
+function hasAllowedLength(name: string): boolean {
+  const codePoints = [...name].length;
+  return codePoints >= 1 && codePoints <= NAME_MAX_CODE_POINTS;
+}
 
 export const PetName = z.string({ error: requiredOr('must be a string') }).check(
   // A lone surrogate is no Unicode text: DynamoDB, storing UTF-8, would refuse it.
   z.refine((name: string) => name.isWellFormed(), { error: 'must be valid Unicode text', abort: true }),
-  z.refine((name: string) => codePoints(name) >= 1 && codePoints(name) <= NAME_MAX_CODE_POINTS, {
+  z.refine(hasAllowedLength, {
     error: `must be 1 to ${NAME_MAX_CODE_POINTS} characters`,
     abort: true,
   }),
   z.refine((name: string) => name.trim().length > 0, { error: 'must not be only whitespace' }),
 );
 
-const categoryIdRule = `must be an integer from 1 to ${INT64_MAX}`;
+const positiveInt64Rule = `must be an integer from 1 to ${INT64_MAX}`;
 /** JSON bodies are parsed with shared/json.ts, which turns every integral number into a bigint. */
 export const CategoryId = z
-  .bigint({ error: requiredOr(categoryIdRule) })
-  .check(z.minimum(1n, { error: categoryIdRule }), z.maximum(INT64_MAX, { error: categoryIdRule }));
+  .bigint({ error: requiredOr(positiveInt64Rule) })
+  .check(z.minimum(1n, { error: positiveInt64Rule }), z.maximum(INT64_MAX, { error: positiveInt64Rule }));
 
 export const NewPet = z.strictObject(
   { name: PetName, categoryId: CategoryId, status: z._default(PetStatus, 'available') },
@@ -68,13 +72,14 @@ export const ListPetsQuery = z.object({
 });
 export type ListPetsQuery = z.output<typeof ListPetsQuery>;
 
-const petIdRule = `must be an integer from 1 to ${INT64_MAX}`;
 export const GetPetPath = z.object({
   petId: z
     .pipe(
-      z.string({ error: requiredOr(petIdRule) }).check(z.regex(decimalInteger, { error: petIdRule })),
+      z
+        .string({ error: requiredOr(positiveInt64Rule) })
+        .check(z.regex(decimalInteger, { error: positiveInt64Rule })),
       z.transform((id: string) => BigInt(id)),
     )
-    .check(z.refine((id: bigint) => id <= INT64_MAX, { error: petIdRule })),
+    .check(z.refine((id: bigint) => id <= INT64_MAX, { error: positiveInt64Rule })),
 });
 export type GetPetPath = z.output<typeof GetPetPath>;

@@ -1,6 +1,7 @@
 // The document itself: what holds for every operation (authentication, errors, limits) and the
 // parts the other modules build, in the order the committed openapi.json has them.
-import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { stringifyJson } from '#shared/json.ts';
+import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { AUTHORIZER, BASE_PATH } from '#shared/http/routes.ts';
 import { errorCatalogueTable } from './errors.ts';
 import { HEADER_COMPONENTS } from './headers.ts';
@@ -73,7 +74,5 @@ export function buildOpenApiDocument(): Json {
 
 /** Two-space JSON whose bigints (INT64_MAX) are written with their exact digits. */
 export function renderOpenApiJson(document: Json): string {
-  const exact = (_key: string, value: unknown) =>
-    typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
-  return `${JSON.stringify(document, exact, 2)}\n`;
+  return `${stringifyJson(document, 2)}\n`;
 }

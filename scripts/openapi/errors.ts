@@ -3,7 +3,7 @@
 // explained here.
 import { ERROR_CATALOGUE } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
-import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { header, RETRY_AFTER } from './headers.ts';
 import type { Json } from './objects.ts';
 

@@ -1,6 +1,6 @@
 // Operations, one for each route of shared/http/routes.ts: the Record over OperationId makes a new
 // route fail the type check until it is described here.
-import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { BASE_PATH, ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { PAGE_SIZE } from '#shared/schemas.ts';

@@ -8,6 +8,7 @@ import { RESPONSE_HEADERS } from '#shared/http/responses.ts';
 
 export type GatewayResponse = { type: string; body: ErrorBody; headers: Record<string, string> };
 
+const NO_ROUTE = 'No route matches this path.';
 const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 /** RFC 9110: a 401 names the scheme that would succeed. */
 const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
@@ -15,7 +16,7 @@ const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
 function gatewayResponse(
   type: string,
   code: ErrorCode,
-  options: { status?: number; message?: string; headers?: Record<string, string> } = {},
+  options: { message?: string; headers?: Record<string, string> } = {},
 ): GatewayResponse {
   const error = new ApiError(code, options.message, options);
   return { type, body: error.toBody(), headers: { ...RESPONSE_HEADERS, ...error.headers } };
@@ -27,10 +28,12 @@ export const GATEWAY_RESPONSES: GatewayResponse[] = [
   // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
   gatewayResponse('ACCESS_DENIED', 'unauthorized', { headers: bearerChallenge }),
   // Every path has a method (the {proxy+} catch-all), so this only answers paths API Gateway cannot route.
-  gatewayResponse('MISSING_AUTHENTICATION_TOKEN', 'not_found', { message: 'No route matches this path.' }),
+  gatewayResponse('MISSING_AUTHENTICATION_TOKEN', 'not_found', { message: NO_ROUTE }),
   gatewayResponse('BAD_REQUEST_PARAMETERS', 'validation_error'),
   gatewayResponse('BAD_REQUEST_BODY', 'validation_error'),
-  gatewayResponse('REQUEST_TOO_LARGE', 'payload_too_large'),
+  gatewayResponse('REQUEST_TOO_LARGE', 'payload_too_large', {
+    message: 'The request is larger than API Gateway accepts (10 MiB).',
+  }),
   gatewayResponse('UNSUPPORTED_MEDIA_TYPE', 'unsupported_media_type'),
   gatewayResponse('THROTTLED', 'too_many_requests', { headers: retryAfter }),
   gatewayResponse('QUOTA_EXCEEDED', 'too_many_requests', {
@@ -54,7 +57,7 @@ export const gatewayResponseOf = (type: string): GatewayResponse => {
 };
 
 /** The answer for a path no route serves. */
-export const unknownPathError = () => new ApiError('not_found', 'No route matches this path.');
+export const unknownPathError = () => new ApiError('not_found', NO_ROUTE);
 
 /** The answer for a known path asked with a method it does not offer, with its Allow header. */
 export function methodNotAllowedError(path: string): ApiError {

@@ -2,7 +2,6 @@
 // scoped to the calling API key (the authorizer's principal).
 import { ApiError } from '#shared/errors.ts';
 import type { IdempotentRequest } from '#shared/idempotent-create.ts';
-import { headerValue } from '#shared/http/headers.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -19,9 +18,9 @@ export function idempotentRequest(event: JsonBodyEvent): IdempotentRequest | und
   const given = Object.entries(event.multiValueHeaders ?? {})
     .filter(([name]) => name.toLowerCase() === wanted)
     .flatMap(([, values]) => values ?? []);
-  const key = headerValue(event, IDEMPOTENCY_KEY_HEADER);
+  const [key, ...others] = given;
   if (key === undefined) return undefined;
-  if (given.length > 1 || !IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalid();
+  if (others.length > 0 || !IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalid();
   const scope = String(event.requestContext.authorizer?.principalId ?? 'anonymous');
   return { scope, key, body: event.jsonBody };
 }

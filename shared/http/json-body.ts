@@ -3,16 +3,14 @@
 // which cannot keep int64 values exact (its reviver gets no source text).
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ApiError } from '#shared/errors.ts';
+import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
 import { parseJson } from '#shared/json.ts';
 import { headerValue } from '#shared/http/headers.ts';
-
-export const MAX_BODY_BYTES = 16 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** application/json, with any parameters but a charset other than UTF-8; media types ignore case. */
-export function isJsonMediaType(contentType: string): boolean {
+function isJsonMediaType(contentType: string): boolean {
   const [type = '', ...parameters] = contentType.split(';');
   if (type.trim().toLowerCase() !== 'application/json') return false;
   return parameters.every((parameter) => {
@@ -28,7 +26,7 @@ function bodyBytes(event: APIGatewayProxyEvent): Buffer {
   return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
-export function readJsonBody(event: APIGatewayProxyEvent): unknown {
+function readJsonBody(event: APIGatewayProxyEvent): unknown {
   const bytes = bodyBytes(event);
   if (bytes.length > MAX_BODY_BYTES) throw new ApiError('payload_too_large');
   const contentType = headerValue(event, 'content-type');

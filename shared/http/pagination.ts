@@ -14,7 +14,7 @@ const NO_FILTER = '*';
 const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
 const filterOf = (query: Pick<ListPetsQuery, 'status'>) => query.status ?? NO_FILTER;
 
-export function sealCursor(lastId: number, query: Pick<ListPetsQuery, 'status'>): string {
+function sealCursor(lastId: number, query: Pick<ListPetsQuery, 'status'>): string {
   const payload = [VERSION, filterOf(query), lastId].join(':');
   return `${Buffer.from(payload).toString('base64url')}.${mac(payload).toString('base64url')}`;
 }

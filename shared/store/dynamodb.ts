@@ -4,8 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from '#shared/env.ts';
 import { StoreUnavailableError, isConditionFailure } from '#shared/store/errors.ts';
-
-export const DYNAMODB_TIMEOUTS = { connectionMs: 1_000, requestMs: 2_000, maxAttempts: 3 } as const;
+import { DYNAMODB_TIMEOUTS } from '#shared/timeouts.ts';
 
 export const tableName = requireEnv('PETSTORE_TABLE_NAME');
 
@@ -37,7 +36,7 @@ const NETWORK =
 type SdkError = { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
 
 /** True when DynamoDB could not be reached or kept throttling after the SDK's own retries. */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   // Duck-typed, not instanceof: errors may come from another realm (the SDK then wraps them by message).
   const { name = '', code = '', message = '', $metadata } = error as SdkError;

@@ -9,8 +9,6 @@ import type { idempotencyKey } from '#shared/store/table.ts';
 import { IF_ABSENT, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
-/** How long a claim is held by a request in flight: longer than the function's timeout. */
-export const IN_FLIGHT_MS = 15_000;
 
 export type IdempotencyRecord = {
   fingerprint: string;

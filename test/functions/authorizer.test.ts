@@ -3,7 +3,7 @@ import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { handler as authorize } from '#functions/authorizer.ts';
 import { hashApiKey, issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
-import { lambdaContext } from '#test/support/invoke.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
 import { createTestTable } from '#test/support/table.ts';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';

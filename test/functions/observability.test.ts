@@ -7,7 +7,8 @@ import type {
   Context,
 } from 'aws-lambda';
 import { toProxyEvent } from '#local/proxy-event.ts';
-import { createPetRequest, lambdaContext } from '#test/support/invoke.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
+import { createPetRequest } from '#test/support/invoke.ts';
 import { createTestTable } from '#test/support/table.ts';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';

@@ -8,7 +8,7 @@ import { handleGatewayRequest } from '#local/api-gateway.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
 import { petStore } from '#shared/store/dynamodb-pet-store.ts';
 import { issueApiKey } from '#shared/store/api-key-store.ts';
-import { lambdaContext } from '#test/support/invoke.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
 import { createTestTable } from '#test/support/table.ts';
 
 let key: string;

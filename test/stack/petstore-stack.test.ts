@@ -12,6 +12,7 @@ import { ErrorBody } from '#shared/errors.ts';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';
 import { RESPONSE_HEADERS } from '#shared/http/responses.ts';
 import { ALLOWED_METHODS, AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 import { defined, synthesizeApp } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 import {
@@ -81,7 +82,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       Architectures: ['arm64'],
       Handler: 'index.handler',
       MemorySize: settings.functionMemoryMb,
-      Timeout: 10,
+      Timeout: FUNCTION_TIMEOUT_SECONDS,
       TracingConfig: { Mode: 'Active' },
       LoggingConfig: { LogFormat: 'JSON' },
     });

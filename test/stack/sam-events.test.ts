@@ -10,7 +10,7 @@ import { handler as getPet } from '#functions/get-pet.ts';
 import { handler as listPets } from '#functions/list-pets.ts';
 import { AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
 import { registerApiKey } from '#shared/store/api-key-store.ts';
-import { lambdaContext } from '#test/support/invoke.ts';
+import { lambdaContext } from '#local/lambda-context.ts';
 import { createTestTable } from '#test/support/table.ts';
 
 const readEvent = <T>(name: string) => JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as T;

@@ -1,25 +1,10 @@
 // Drives a handler the way Lambda does: a REST API proxy event (built like the local server
 // builds it, see local/proxy-event.ts) and a Lambda context.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { lambdaContext } from '#local/lambda-context.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
 import type { ProxyRequest } from '#local/proxy-event.ts';
 import { stringifyJson } from '#shared/json.ts';
-
-export const lambdaContext = (): Context =>
-  ({
-    awsRequestId: `test-${Math.random().toString(16).slice(2)}`,
-    functionName: 'test',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:test',
-    memoryLimitInMB: '256',
-    logGroupName: '/aws/lambda/test',
-    logStreamName: 'test',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  }) as Context;
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
