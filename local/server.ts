@@ -1,6 +1,6 @@
-// The local API: a plain Node HTTP server in front of local/api-gateway.ts. It reads at most one
-// byte past the body limit (the function then answers 413), logs one access line per request,
-// and closes cleanly.
+// The local API: a plain Node HTTP server in front of local/api-gateway.ts. It keeps at most one
+// byte past the body limit (the function then answers 413), answers even requests Node cannot
+// parse with an Error object, logs one access line per request, and closes cleanly.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,9 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireEnv } from '#shared/env.ts';
-import { ApiError } from '#shared/errors.ts';
+import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/responses.ts';
-import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
 import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
 import { lambdaContext } from '#local/lambda-context.ts';

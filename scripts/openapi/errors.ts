@@ -1,9 +1,8 @@
 // The error catalogue as the document tells it: when each code is answered, and one reusable
 // response per error. The Record over ErrorCode makes a new code fail the type check until it is
 // explained here.
-import { ERROR_CATALOGUE } from '#shared/errors.ts';
+import { ERROR_CATALOGUE, MAX_BODY_BYTES } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
-import { MAX_BODY_BYTES } from '#shared/errors.ts';
 import { header, RETRY_AFTER } from './headers.ts';
 import type { Json } from './objects.ts';
 
