@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireEnv } from '#shared/env.ts';
 import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/responses.ts';
-import { issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
+import { findActiveApiKey, issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
 import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
 import { ensureTable } from '#local/table-setup.ts';
@@ -84,7 +84,10 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
 /** The key the server offers: PETSTORE_API_KEY (perhaps stored by an earlier run), or a new one. */
 async function acceptedApiKey(apiKey: string | undefined): Promise<string> {
   if (apiKey === undefined) return (await issueApiKey('local')).key;
-  await registerApiKey('local (PETSTORE_API_KEY)', apiKey);
+  const stored = await registerApiKey('local (PETSTORE_API_KEY)', apiKey);
+  if (!stored && !(await findActiveApiKey(apiKey))) {
+    throw new Error('PETSTORE_API_KEY was revoked in this table: choose another key.');
+  }
   return apiKey;
 }
 

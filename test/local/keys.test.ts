@@ -48,3 +48,18 @@ it('fails with the usage line for an unknown command and with a message for an u
   expect(missing.code).toBe(1);
   expect(missing.output).toContain('No key with id key_missing.');
 });
+
+it('refuses to start with a PETSTORE_API_KEY that was revoked in its data', async () => {
+  const env = { PORT: '0', PETSTORE_DATA_DIR: dataDir, PETSTORE_API_KEY: 'k_revoked' };
+  const first = runScript('local/start.ts', [], env);
+  await bannerUrl(first);
+  first.child.kill('SIGTERM');
+  await first.exited;
+  const id = /(key_[0-9a-f]+)\s+\S+\s+active\s+local \(PETSTORE_API_KEY\)/.exec(
+    (await keys('list')).output,
+  )?.[1];
+  expect((await keys('revoke', id ?? '')).code).toBe(0);
+  const second = runScript('local/start.ts', [], env);
+  expect(await second.exited).toBe(1);
+  expect(second.output()).toContain('PETSTORE_API_KEY was revoked in this table');
+});
