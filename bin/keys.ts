@@ -5,13 +5,11 @@
 // stage, keys are also registered in (and disabled from) its usage plan, for per-key limits.
 // The plain key is printed once, by `create`; nothing else ever shows or logs it.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME } from '#shared/store/table.ts';
-import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
-import { ensureTable } from '#local/table-setup.ts';
+import { startEmbeddedDynamoDb, useLocalCredentials } from '#local/embedded-dynamodb.ts';
+import { ensureTableNamed } from '#local/table-setup.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
 
 const USAGE =
@@ -51,14 +49,13 @@ if (values.stage) {
 } else if (!process.env.AWS_ENDPOINT_URL_DYNAMODB) {
   const dataDir =
     process.env.PETSTORE_DATA_DIR ?? fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
-  embedded = await startEmbeddedDynamoDb({ path: join(dataDir, 'dynamodb') });
+  embedded = await startEmbeddedDynamoDb({ dataDir });
   process.env.AWS_ENDPOINT_URL_DYNAMODB = embedded.endpoint;
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  useLocalCredentials();
 }
 process.env.AWS_REGION ??= 'us-east-1';
-process.env.PETSTORE_TABLE_NAME ??= DEFAULT_TABLE_NAME;
-if (embedded) await ensureTable(new DynamoDBClient({}), process.env.PETSTORE_TABLE_NAME);
+const tableName = (process.env.PETSTORE_TABLE_NAME ||= DEFAULT_TABLE_NAME);
+if (embedded) await ensureTableNamed(tableName);
 
 // The store reads its table name when loaded, so it is loaded only now.
 const keys = await import('#shared/store/api-key-store.ts');

@@ -1,11 +1,16 @@
 // dynalite: a DynamoDB implementation in pure Node, in memory or on disk, in this process. No
 // Docker, no Java. The real AWS SDK talks to it over HTTP through AWS_ENDPOINT_URL_DYNAMODB.
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import dynalite from 'dynalite';
 
 export type EmbeddedDynamoDb = { endpoint: string; close(): Promise<void> };
 
-export async function startEmbeddedDynamoDb({ path, port = 0 }: { path?: string; port?: number } = {}) {
+/** In memory, or on disk under PETSTORE_DATA_DIR's `dynamodb/` (the server and `npm run keys` share it). */
+export async function startEmbeddedDynamoDb({ dataDir, port = 0 }: { dataDir?: string; port?: number } = {}) {
+  const path = dataDir && join(dataDir, 'dynamodb');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   const server = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -20,4 +25,11 @@ export async function startEmbeddedDynamoDb({ path, port = 0 }: { path?: string;
         server.close(() => resolve());
       }),
   } satisfies EmbeddedDynamoDb;
+}
+
+/** A local DynamoDB accepts any credentials, but the SDK insists on having some. */
+export function useLocalCredentials(): void {
+  if (process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE) return;
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
 }

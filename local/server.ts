@@ -6,14 +6,13 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { requireEnv } from '#shared/env.ts';
 import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/responses.ts';
 import { findActiveApiKey, issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
 import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { ensureTable } from '#local/table-setup.ts';
+import { ensureTableNamed } from '#local/table-setup.ts';
 
 export type AccessLogEntry = {
   method: string;
@@ -93,11 +92,7 @@ async function acceptedApiKey(apiKey: string | undefined): Promise<string> {
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   const { port = 3000, host = '127.0.0.1', createTable = true, accessLog = () => undefined } = options;
-  if (createTable) {
-    const client = new DynamoDBClient({});
-    await ensureTable(client, requireEnv('PETSTORE_TABLE_NAME'));
-    client.destroy();
-  }
+  if (createTable) await ensureTableNamed(requireEnv('PETSTORE_TABLE_NAME'));
   const apiKey = await acceptedApiKey(options.apiKey);
 
   async function serve(request: IncomingMessage, response: ServerResponse) {

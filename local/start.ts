@@ -1,12 +1,10 @@
 // `npm start`: the API on http://127.0.0.1:3000/v1 with an embedded DynamoDB, or the DynamoDB
 // that AWS_ENDPOINT_URL_DYNAMODB names. Environment variables are listed in the README.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME } from '#shared/store/table.ts';
 import { tableCursorSecret } from '#local/cursor-secret.ts';
-import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
+import { startEmbeddedDynamoDb, useLocalCredentials } from '#local/embedded-dynamodb.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
 const fail = (message: string): never => {
@@ -27,16 +25,11 @@ const isAws = (endpoint: string) =>
 let embedded: Awaited<ReturnType<typeof startEmbeddedDynamoDb>> | undefined;
 const externalEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
 if (externalEndpoint === undefined) {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  embedded = await startEmbeddedDynamoDb(dataDir ? { path: join(dataDir, 'dynamodb') } : {});
+  embedded = await startEmbeddedDynamoDb({ dataDir });
   process.env.AWS_ENDPOINT_URL_DYNAMODB = embedded.endpoint;
 }
 const ownsDynamoDb = externalEndpoint === undefined || !isAws(externalEndpoint);
-if (ownsDynamoDb && !process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE) {
-  // A local DynamoDB accepts any credentials, but the SDK insists on having some.
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
-}
+if (ownsDynamoDb) useLocalCredentials();
 // CloudWatch metrics (embedded metric format) mean nothing locally.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_REGION ??= 'us-east-1';

@@ -3,10 +3,10 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DynamoDBClient,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TTL_ATTRIBUTE, tableDefinition } from '#shared/store/table.ts';
 
 async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
@@ -16,6 +16,16 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
   } catch (error) {
     if ((error as Error).name === 'ResourceNotFoundException') return false;
     throw error;
+  }
+}
+
+/** ensureTable with a client of its own, for callers that have none. */
+export async function ensureTableNamed(tableName: string): Promise<boolean> {
+  const client = new DynamoDBClient({});
+  try {
+    return await ensureTable(client, tableName);
+  } finally {
+    client.destroy();
   }
 }
 
