@@ -2,9 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'bench/.out/'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'bench/.out/', 'client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
+  {
+    // The few plain JavaScript files (the Node.js version check, test fixtures) run on Node.js.
+    files: ['**/*.{js,cjs,mjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // CommonJS on purpose: any Node.js can load it (see scripts/check-node-version.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

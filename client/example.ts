@@ -1,7 +1,7 @@
-// The usage example of docs/openapi.md, kept as code so it is type-checked, and run against the
-// local server by test/openapi/client.test.ts (which also checks the doc quotes it unchanged).
-import { createPetStoreClient, nextCursor } from './index.ts';
-import type { Pet, PetStoreClientOptions } from './index.ts';
+// The usage example of the package's README, kept as code so it is type-checked, and run against
+// the local server by test/client/client.test.ts (which also checks the README quotes it unchanged).
+import { createPetStoreClient, nextCursor } from './src/index.ts';
+import type { Pet, PetStoreClientOptions } from './src/index.ts';
 
 export async function petStoreTour(options: PetStoreClientOptions) {
   // docs:start

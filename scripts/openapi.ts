@@ -1,6 +1,6 @@
-// `npm run openapi`: writes openapi.json (OpenAPI 3.1) and the client's types (client/schema.d.ts)
-// from the zod schemas the handlers validate with, the error catalogue and the route table, so
-// the document cannot drift from the code. `npm run openapi -- --check` writes nothing and exits
+// `npm run openapi`: writes openapi.json (OpenAPI 3.1) and the client package's types
+// (client/src/schema.ts) from the zod schemas the handlers validate with, the error catalogue and
+// the route table, so the document cannot drift from the code. `npm run openapi -- --check` writes nothing and exits
 // 1 when a committed file differs from what would be generated (the tests do the same).
 // The parts of the document are built in scripts/openapi/.
 import { writeFileSync } from 'node:fs';

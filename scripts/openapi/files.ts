@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const GENERATED_FILES = {
   document: fileURLToPath(new URL('../../openapi.json', import.meta.url)),
-  clientTypes: fileURLToPath(new URL('../../client/schema.d.ts', import.meta.url)),
+  clientTypes: fileURLToPath(new URL('../../client/src/schema.ts', import.meta.url)),
 } as const;
 
 export type GeneratedFile = { path: string; text: string };

@@ -15,7 +15,7 @@ const CATEGORY_ID_SCHEMA = {
   description:
     `The category's id, an integer from 1 to ${INT64_MAX} (int64). Kept exactly: a value above ` +
     '2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers ' +
-    '(JavaScript: a JSON.parse reviver using context.source, as client/index.ts does).',
+    '(JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).',
 };
 
 const NAME_RULES = {

@@ -1,7 +1,24 @@
 // Runs one of the project's scripts as a user would, in a child process on Node 24, with its own
-// embedded DynamoDB (the test run's endpoint and table are not passed on).
+// embedded DynamoDB (the test run's endpoint and table are not passed on); and node to completion.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+export type NodeRun = { code: number | null; stdout: string; stderr: string };
+
+export type NodeRunOptions = { cwd: string; env?: Record<string, string> };
+
+/** Runs the Node.js of the tests with `args` until it exits (the environment is inherited). */
+export function runNode(args: string[], { cwd, env = {} }: NodeRunOptions): Promise<NodeRun> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 const running: ChildProcessWithoutNullStreams[] = [];
 

@@ -57,7 +57,7 @@ export interface components {
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as client/index.ts does).
+       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).
        */
       categoryId: number | bigint;
       /**
@@ -77,7 +77,7 @@ export interface components {
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as client/index.ts does).
+       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).
        */
       categoryId: bigint;
       /** @description Availability of the animal. */
@@ -378,11 +378,11 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Maximum number of animals returned, a plain decimal integer: no sign, no leading zeros, no spaces. Anything else is a 400. */
-        limit?: number;
+        limit?: number | undefined;
         /** @description Only animals with this status are returned. */
-        status?: components['schemas']['PetStatus'];
+        status?: components['schemas']['PetStatus'] | undefined;
         /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque; valid for at least 24 hours and with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
-        cursor?: string;
+        cursor?: string | undefined;
       };
       header?: never;
       path?: never;
@@ -413,7 +413,7 @@ export interface operations {
       query?: never;
       header?: {
         /** @description Makes retries safe: the same key (per API key) with the same body within 24 hours returns the first 201 again, with `Idempotent-Replayed: true`, and creates nothing. The same key with another body is a 422; while the first request is still running, a 409. A request answered with a 4xx does not use up its key. 1 to 255 visible ASCII characters, given once. */
-        'Idempotency-Key'?: string;
+        'Idempotency-Key'?: string | undefined;
       };
       path?: never;
       cookie?: never;

@@ -1,11 +1,11 @@
-// The typed client against the local server: the usage example of docs/openapi.md runs as written,
-// int64 values survive the round trip, and every response it gets matches openapi.json.
+// The typed client's sources against the local server: the usage example of its README runs as
+// written, int64 values survive the round trip, and every response it gets matches openapi.json.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createPetStoreClient } from '../../client/index.ts';
-import type { PetStoreClientOptions } from '../../client/index.ts';
-import { petStoreTour } from '../../client/example.ts';
+import { createPetStoreClient } from '#client/src/index.ts';
+import type { PetStoreClientOptions } from '#client/src/index.ts';
+import { petStoreTour } from '#client/example.ts';
 import { startLocalServer } from '#local/server.ts';
 import type { LocalServer } from '#local/server.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the typed client', () => {
-  it('runs the usage example of docs/openapi.md: create, list by status, a typed error', async () => {
+  it('runs the usage example of its README: create, list by status, a typed error', async () => {
     const { rex, location, available, problem } = await petStoreTour(options);
     expect(rex).toEqual({
       id: expect.any(Number),
@@ -49,13 +49,13 @@ describe('the typed client', () => {
     expect(problem).toBe('not_found');
   });
 
-  it('is quoted unchanged in docs/openapi.md', () => {
+  it('is quoted unchanged in the README of the package', () => {
     const example = /\/\/ docs:start\n([\s\S]*?)\n\s*\/\/ docs:end/.exec(
       read('../../client/example.ts'),
     )?.[1];
     const dedented = example?.replace(/^ {2}/gm, '');
     expect(dedented).toBeDefined();
-    expect(read('../../docs/openapi.md')).toContain(dedented);
+    expect(read('../../client/README.md')).toContain(dedented);
   });
 
   it('gets an animal, replays an idempotent create and filters by status', async () => {

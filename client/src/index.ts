@@ -1,10 +1,10 @@
 // The typed client for store clients: openapi-fetch over the types openapi-typescript generates
-// from openapi.json (client/schema.d.ts), sending the API key as a bearer token and keeping the
-// int64 categoryId exact both ways (a plain JSON.parse would round values above 2^53).
+// from openapi.json (schema.ts), sending the API key as a bearer token and keeping the int64
+// categoryId exact both ways (a plain JSON.parse would round values above 2^53).
 import createClient from 'openapi-fetch';
 import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
-import { exactNumber, stringifyJson } from '#shared/json.ts';
-import type { components, paths } from './schema.d.ts';
+import { assertExactJsonSupport, parseApiJson, stringifyApiJson } from './json.ts';
+import type { components, paths } from './schema.ts';
 
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
@@ -19,20 +19,6 @@ export type PetStoreClientOptions = {
   /** Another fetch, e.g. one that records or checks every exchange. */
   fetch?: ClientOptions['fetch'];
 };
-
-/** The fields client/schema.d.ts types as bigint in responses. */
-const INT64_FIELDS = new Set(['categoryId']);
-
-type ReviverContext = { source?: string };
-
-/** JSON.parse, but the int64 fields become bigints read from their source digits. */
-export function parseApiJson(text: string): unknown {
-  return JSON.parse(text, (key, value: unknown, context?: ReviverContext) =>
-    INT64_FIELDS.has(key) && typeof value === 'number' && context?.source !== undefined
-      ? exactNumber(context.source)
-      : value,
-  );
-}
 
 class ApiJsonResponse extends Response {
   override json = async (): Promise<unknown> => parseApiJson(await this.text());
@@ -57,11 +43,11 @@ const exactInt64Responses: Middleware = {
 };
 
 export function createPetStoreClient({ baseUrl, apiKey, fetch }: PetStoreClientOptions): PetStoreClient {
+  assertExactJsonSupport();
   const client = createClient<paths>({
     baseUrl,
     headers: { Authorization: `Bearer ${apiKey}` },
-    // bigints go out as their exact digits.
-    bodySerializer: stringifyJson,
+    bodySerializer: stringifyApiJson,
     ...(fetch && { fetch }),
   });
   client.use(exactInt64Responses);

@@ -1,0 +1,60 @@
+// A store client in strict TypeScript, type-checked by test/client/package.test.ts in an empty
+// project with nothing but the packed @petstore-api/client installed. Each @ts-expect-error is a
+// mistake the package's types must catch: if one were accepted, the check would fail.
+import { createPetStoreClient, nextCursor } from '@petstore-api/client';
+import type { ErrorBody, NewPet, Pet, PetStatus, PetStoreClient } from '@petstore-api/client';
+
+export const petstore: PetStoreClient = createPetStoreClient({
+  baseUrl: 'https://api.example.com/v1',
+  apiKey: 'psk_example',
+});
+
+export async function addAnimal(name: string, categoryId: bigint, status?: PetStatus): Promise<Pet> {
+  const body: NewPet = status === undefined ? { name, categoryId } : { name, categoryId, status };
+  const { data, error } = await petstore.POST('/pets', {
+    params: { header: { 'Idempotency-Key': `add-${name}` } },
+    body,
+  });
+  if (error) throw new Error(`${error.code} (${error.status}): ${error.message}`);
+  const exactCategory: bigint = data.categoryId;
+  // @ts-expect-error categoryId arrives as a bigint, never as a rounded number
+  const roundedCategory: number = data.categoryId;
+  void exactCategory;
+  void roundedCategory;
+  return data;
+}
+
+export async function everyAnimal(status: PetStatus): Promise<Pet[]> {
+  const animals: Pet[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await petstore.GET('/pets', { params: { query: { status, limit: 100, cursor } } });
+    if (page.error) throw new Error(page.error.message);
+    animals.push(...page.data);
+    cursor = nextCursor(page.response);
+  } while (cursor);
+  return animals;
+}
+
+export async function findAnimal(petId: number): Promise<Pet | undefined> {
+  const { data, error } = await petstore.GET('/pets/{petId}', { params: { path: { petId } } });
+  if (error?.code === 'not_found') return undefined;
+  if (error) {
+    const problem: ErrorBody = error;
+    throw new Error(problem.message);
+  }
+  return data;
+}
+
+export async function mistakes(): Promise<void> {
+  // @ts-expect-error name is required
+  await petstore.POST('/pets', { body: { categoryId: 1 } });
+  // @ts-expect-error status is one of available, pending and sold
+  await petstore.POST('/pets', { body: { name: 'Rex', categoryId: 1, status: 'lost' } });
+  // @ts-expect-error getPet needs its petId
+  await petstore.GET('/pets/{petId}', {});
+  // @ts-expect-error there is no such path
+  await petstore.GET('/animals');
+  // @ts-expect-error the client needs the API key
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1' });
+}

@@ -1,0 +1,156 @@
+// The client as store clients get it: `npm pack ./client` (which builds it), the tarball installed
+// alone into an empty project, a strict TypeScript use of it type-checked there, and a plain ESM
+// one run against the real local server over HTTP.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startLocalServer } from '#local/server.ts';
+import { REPO_ROOT, runNpm } from '#test/support/npm.ts';
+import { runNode } from '#test/support/process.ts';
+import type { NodeRun } from '#test/support/process.ts';
+
+const CONSUMER_FIXTURES = join(REPO_ROOT, 'test/client/consumer');
+const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+
+let workdir: string;
+let project: string;
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(join(project, path), 'utf8'));
+
+function succeeded(what: string, run: NodeRun) {
+  if (run.code !== 0) throw new Error(`${what} failed (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+}
+
+const runInProject = (args: string[], env: Record<string, string> = {}) =>
+  runNode(args, { cwd: project, env });
+
+beforeAll(async () => {
+  workdir = mkdtempSync(join(tmpdir(), 'petstore-client-'));
+  succeeded(
+    'npm pack ./client',
+    await runNpm(['pack', './client', '--pack-destination', workdir], { cwd: REPO_ROOT }),
+  );
+  const tarball = readdirSync(workdir).find((file) => file.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack ./client wrote no tarball to ${workdir}`);
+
+  project = join(workdir, 'store-client');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    '{ "name": "store-client", "private": true, "type": "module" }\n',
+  );
+  // From the cache `npm ci` filled: openapi-fetch is all the tarball asks for.
+  succeeded(
+    'npm install <tarball>',
+    await runNpm(['install', join(workdir, tarball), '--prefer-offline', '--ignore-scripts'], {
+      cwd: project,
+    }),
+  );
+  cpSync(CONSUMER_FIXTURES, project, { recursive: true });
+}, 120_000);
+
+afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+
+describe('npm pack ./client', () => {
+  it('is a package with a name, version, license, exports and supported Node.js versions', () => {
+    expect(readJson('node_modules/@petstore-api/client/package.json')).toMatchObject({
+      name: '@petstore-api/client',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      license: 'MIT',
+      type: 'module',
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      engines: { node: '>=22' },
+      dependencies: { 'openapi-fetch': expect.any(String) },
+    });
+  });
+
+  it('ships compiled JavaScript with its types, its README and license, and no sources', () => {
+    const shipped = (dir: string) =>
+      readdirSync(join(project, 'node_modules/@petstore-api/client', dir)).sort();
+    expect(shipped('.')).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(shipped('dist')).toEqual([
+      'index.d.ts',
+      'index.js',
+      'json.d.ts',
+      'json.js',
+      'schema.d.ts',
+      'schema.js',
+    ]);
+  });
+
+  it('installs alone: openapi-fetch is its only dependency, and nothing of the server comes along', () => {
+    const { packages } = readJson('package-lock.json') as { packages: Record<string, unknown> };
+    expect(Object.keys(packages).sort()).toEqual([
+      '',
+      'node_modules/@petstore-api/client',
+      'node_modules/openapi-fetch',
+      'node_modules/openapi-typescript-helpers',
+    ]);
+  });
+});
+
+describe('a store client in strict TypeScript', () => {
+  // Both ways TypeScript resolves packages today: as Node.js does, and as bundlers do.
+  it.each([
+    { module: 'nodenext', moduleResolution: 'nodenext' },
+    { module: 'esnext', moduleResolution: 'bundler' },
+  ])('type-checks with module resolution $moduleResolution', async (resolution) => {
+    const compilerOptions = {
+      ...resolution,
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: [],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      noUnusedLocals: true,
+      noEmit: true,
+    };
+    const tsconfig = `tsconfig.${resolution.moduleResolution}.json`;
+    writeFileSync(join(project, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+    expect(await runInProject([TSC, '--project', tsconfig])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('a store client in plain ESM JavaScript', () => {
+  it('creates with the largest categoryId, reads it back exactly, walks pages and gets a typed 404', async () => {
+    const server = await startLocalServer({ port: 0 });
+    try {
+      const run = await runInProject(['consumer.mjs'], {
+        PETSTORE_BASE_URL: `${server.url}/v1`,
+        PETSTORE_API_KEY: server.apiKey,
+      });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      const biggest = {
+        id: expect.any(Number),
+        name: 'Biggest',
+        categoryId: '9223372036854775807n',
+        status: 'available',
+      };
+      expect(JSON.parse(run.stdout)).toEqual({
+        created: biggest,
+        readBack: biggest,
+        readBackIsExact: true,
+        pages: [['Biggest', 'Bella'], ['Coco', 'Luna'], ['Milo']],
+        missing: {
+          status: 404,
+          data: null,
+          error: { code: 'not_found', message: expect.any(String), status: 404 },
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses, with one clear error, a runtime that would round big integers', async () => {
+    const script =
+      "delete JSON.rawJSON; const { createPetStoreClient } = await import('@petstore-api/client');" +
+      "try { createPetStoreClient({ baseUrl: 'http://127.0.0.1/v1', apiKey: 'k' }); } catch (error) { console.log(error.message); }";
+    const run = await runInProject(['--input-type=module', '--eval', script]);
+    expect(run.stdout).toBe(
+      'The Pet Store client needs JSON.rawJSON and JSON.parse source text access (Node.js 22 or later).\n',
+    );
+  });
+});
