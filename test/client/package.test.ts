@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLocalServer } from '#local/server.ts';
-import { REPO_ROOT, runNpm } from '#test/support/npm.ts';
+import { runNpm } from '#test/support/npm.ts';
 import { runNode } from '#test/support/process.ts';
 import type { NodeRun } from '#test/support/process.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
 
 const CONSUMER_FIXTURES = join(REPO_ROOT, 'test/client/consumer');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');

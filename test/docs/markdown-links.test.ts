@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REPO_ROOT } from '#test/support/npm.ts';
 import { brokenLinks, headingAnchors, markdownFiles } from '#test/support/markdown-links.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
 
 const files = markdownFiles(REPO_ROOT);
 

@@ -1,18 +1,16 @@
 // Which Node.js runs the project's scripts, and how they are written: an older Node.js stops with
 // one line, the version file agrees with engines, and nothing needs a POSIX shell (npm runs scripts
 // with cmd.exe on Windows, and so does the CDK CLI with cdk.json's app).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REPO_ROOT } from '#test/support/npm.ts';
 import { runNode } from '#test/support/process.ts';
+import { REPO_ROOT, readRepoFile, readRepoJson } from '#test/support/repository.ts';
 
-const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
-const { engines, scripts } = JSON.parse(read('package.json')) as {
+const { engines, scripts } = readRepoJson('package.json') as {
   engines: { node: string };
   scripts: Record<string, string>;
 };
-const { app } = JSON.parse(read('cdk.json')) as { app: string };
+const { app } = readRepoJson('cdk.json') as { app: string };
 const commands = [
   ...Object.entries(scripts).map(([name, command]) => ({ name, command })),
   { name: 'cdk.json app', command: app },
@@ -34,7 +32,7 @@ function runOnNode(version: string, ...args: string[]) {
 describe('the Node.js version', () => {
   it('is at least 24 (the Lambda runtime), in engines and in .nvmrc', () => {
     expect(engines.node).toBe('>=24');
-    expect(read('.nvmrc').trim()).toBe('24');
+    expect(readRepoFile('.nvmrc').trim()).toBe('24');
   });
 
   it.each(['22.11.0', '23.9.0', '18.20.4'])(

@@ -2,22 +2,22 @@
 // required package built for another platform even in a dry run, so a dry run that believes it
 // is on macOS, Windows or arm64 (test/install/fake-runtime.cjs; those machines cannot run here)
 // fails where a real install would. It reads only the lock file: an empty cache, offline.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { REPO_ROOT, runNpm } from '#test/support/npm.ts';
+import { runNpm } from '#test/support/npm.ts';
+import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
 
 type Lockfile = {
   packages: Record<string, { version?: string; optional?: boolean; os?: string; cpu?: string }>;
 };
 
-const readJson = (path: string): unknown => JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8'));
-const { workspaces = [], engines } = readJson('package.json') as {
+const { workspaces = [], engines } = readRepoJson('package.json') as {
   workspaces?: string[];
   engines: { node: string };
 };
-const lockfile = readJson('package-lock.json') as Lockfile;
+const lockfile = readRepoJson('package-lock.json') as Lockfile;
 const minimumNodeMajor = Number(/^>=\s*(\d+)/.exec(engines.node)?.[1]);
 
 /** Each platform, and the Node.js package npm installs there to run the scripts (none: the user's). */

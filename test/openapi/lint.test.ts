@@ -1,11 +1,10 @@
 // The document passes Redocly's recommended ruleset (redocly.yaml) with no error, offline.
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from '@jest/globals';
+import { REPO_ROOT } from '#test/support/repository.ts';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 type LintReport = { problems: { ruleId: string; severity: string; message: string }[] };
 
@@ -15,7 +14,7 @@ it('redocly lint reports no error in openapi.json', async () => {
     process.execPath,
     ['node_modules/@redocly/cli/bin/cli.js', 'lint', 'openapi.json', '--format=json'],
     {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       timeout: 20_000,
     },

@@ -1,12 +1,8 @@
 // Runs npm's own CLI as a child process, with the Node that runs the tests. npm passes its CLI's
 // path to the scripts it starts (npm_execpath), so `npm test` and `npm run jest` can find it on any
 // platform without a shell.
-import { fileURLToPath } from 'node:url';
 import { runNode } from '#test/support/process.ts';
 import type { NodeRun, NodeRunOptions } from '#test/support/process.ts';
-
-/** The repository's root folder. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function npmCliPath(): string {
   const cli = process.env.npm_execpath;
