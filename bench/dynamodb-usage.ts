@@ -3,7 +3,7 @@
 // createPet runs 500 times, so the counter's block lease (one UpdateItem per 50 ids) is amortized
 // as it is in a long-lived Lambda instance.
 import { randomUUID } from 'node:crypto';
-import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#test/support/invoke.ts';
+import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
 import type { ProxyRequest } from '#local/proxy-event.ts';
 import type { Counts } from './counting-proxy.ts';
@@ -61,12 +61,8 @@ function perCall(operation: string, calls: number, counts: Counts): OperationUsa
   return usage;
 }
 
-async function usageCases(fixture: Fixture): Promise<UsageCase[]> {
-  // The handlers read their environment when loaded: the fixture has set it by now.
-  const { handler: listPets } = await import('#functions/list-pets.ts');
-  const { handler: getPet } = await import('#functions/get-pet.ts');
-  const { handler: createPet } = await import('#functions/create-pet.ts');
-  const { handler: authorizer } = await import('#functions/authorizer.ts');
+function usageCases(fixture: Fixture): UsageCase[] {
+  const { listPets, getPet, createPet, authorizer } = fixture.functions;
   const replayedKey = randomUUID();
   const withKey = (key: string): ProxyRequest =>
     createPetRequest(NEW_PET, { headers: [['Idempotency-Key', key]] });
@@ -118,7 +114,7 @@ async function usageCases(fixture: Fixture): Promise<UsageCase[]> {
 
 export async function measureDynamoDbUsage(fixture: Fixture): Promise<OperationUsage[]> {
   const results: OperationUsage[] = [];
-  for (const { operation, calls, call, expectedStatus } of await usageCases(fixture)) {
+  for (const { operation, calls, call, expectedStatus } of usageCases(fixture)) {
     await call(); // uncounted: it warms the client up, and makes the pet the replays return
     fixture.proxy.reset();
     for (let i = 0; i < calls; i++) {

@@ -3,7 +3,7 @@
 // event. The same request goes to the function and to its baseline.
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { toProxyEvent } from '#local/proxy-event.ts';
-import { createPetRequest, getPetRequest, listPetsRequest } from '#test/support/invoke.ts';
+import { createPetRequest, getPetRequest, listPetsRequest } from '#local/proxy-requests.ts';
 import type { Fixture } from './fixture.ts';
 import type { SubjectName } from './subjects.ts';
 

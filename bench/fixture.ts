@@ -1,21 +1,30 @@
 // The data every measurement runs against: one embedded DynamoDB (dynalite, in this process),
-// the table, seeded pets and an API key. The children talk to dynalite directly; this process
-// talks to it through the counting proxy, so its requests can be counted.
+// the table, seeded pets and an API key. The children talk to dynalite directly, configured by
+// their environment as Lambda configures a function; this process talks to it through the
+// counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
-import { ensureTable } from '#local/table-setup.ts';
+import { createLocalFunctions } from '#local/local-functions.ts';
+import type { LocalFunctions } from '#local/local-functions.ts';
+import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { createPetRequest, invoke } from '#local/proxy-requests.ts';
 import { PET_STATUSES } from '#shared/schemas.ts';
+import type { Pet } from '#shared/schemas.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 import type { CountingProxy } from './counting-proxy.ts';
 
 /** Enough pets for full pages of every status (the listings read 21 items). */
 const SEEDED_PETS = 90;
+const TABLE_NAME = 'petstore-bench';
+/** Metrics (embedded metric format on stdout) and info logs would measure the terminal. */
+const QUIET_POWERTOOLS = { POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' };
 
 export type Fixture = {
   /** The whole environment of a child: what the stack sets, and nothing of this shell's. */
   childEnv: NodeJS.ProcessEnv;
   proxy: CountingProxy;
+  /** The functions in this process, on the table through the proxy. */
+  functions: LocalFunctions;
   apiKey: string;
   /** A pet that exists, for getPet. */
   petId: number;
@@ -23,42 +32,40 @@ export type Fixture = {
 };
 
 export async function startFixture(): Promise<Fixture> {
-  const dynamoDb = await startEmbeddedDynamoDb();
+  const dynamoDb = await openLocalDynamoDb({ tableName: TABLE_NAME });
   const proxy = await startCountingProxy(dynamoDb.endpoint);
-  const env = {
-    PETSTORE_TABLE_NAME: 'petstore-bench',
-    PETSTORE_CURSOR_SECRET: randomBytes(32).toString('base64url'),
-    AWS_REGION: 'us-east-1',
-    // A local DynamoDB accepts any credentials, but the SDK insists on having some.
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    // Metrics (embedded metric format on stdout) and info logs would measure the terminal.
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
-  };
-  delete process.env.AWS_PROFILE;
-  delete process.env.AWS_SESSION_TOKEN;
-  Object.assign(process.env, env, { AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint });
-
-  const client = new DynamoDBClient({});
-  await ensureTable(client, env.PETSTORE_TABLE_NAME);
-  client.destroy();
-  // The store reads its environment when it is loaded, so only now.
-  const { petStore } = await import('#shared/store/dynamodb-pet-store.ts');
-  const { issueApiKey } = await import('#shared/store/api-key-store.ts');
-  const { key: apiKey } = await issueApiKey('bench');
+  const counted = await openLocalDynamoDb({ endpoint: proxy.endpoint, tableName: TABLE_NAME });
+  const cursorSecret = randomBytes(32).toString('base64url');
+  // Powertools reads these when the functions' Logger and Metrics are built.
+  Object.assign(process.env, QUIET_POWERTOOLS);
+  const functions = createLocalFunctions({ table: counted.table, cursorSecret });
+  const { key: apiKey } = await createApiKeyStore(counted.table).issue('bench');
   let petId = 0;
   for (let i = 0; i < SEEDED_PETS; i++) {
     const status = PET_STATUSES[i % PET_STATUSES.length] ?? 'available';
-    const pet = await petStore.create({ name: `Pet ${i}`, categoryId: BigInt(1 + (i % 7)), status });
-    petId ||= pet.id;
+    const created = await invoke(
+      functions.createPet,
+      createPetRequest({ name: `Pet ${i}`, categoryId: 1 + (i % 7), status }),
+    );
+    petId ||= (created.json as Pet).id;
   }
   return {
-    childEnv: { ...env, AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint },
+    childEnv: {
+      PETSTORE_TABLE_NAME: TABLE_NAME,
+      PETSTORE_CURSOR_SECRET: cursorSecret,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
+      AWS_REGION: 'us-east-1',
+      // A local DynamoDB accepts any credentials, but the SDK insists on having some.
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      ...QUIET_POWERTOOLS,
+    },
     proxy,
+    functions,
     apiKey,
     petId,
     close: async () => {
+      await counted.close();
       await proxy.close();
       await dynamoDb.close();
     },

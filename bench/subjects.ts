@@ -1,48 +1,37 @@
 // What the benchmark measures: the four Lambda functions of the stack, each next to its baseline
 // (bench/baselines/), the least code that makes the same single DynamoDB call.
 import { fileURLToPath } from 'node:url';
+import { PETSTORE_FUNCTIONS } from '#lib/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;
 
-export type SubjectName = 'listPets' | 'getPet' | 'createPet' | 'authorizer';
+export type SubjectName = PetstoreFunctionName;
 export type Variant = 'function' | 'baseline';
 export const VARIANTS: Variant[] = ['function', 'baseline'];
 
 export type Subject = {
   name: SubjectName;
-  /** Relative to the project root, as the stack names it. */
+  /** Relative to the project root: the module the stack deploys (lib/petstore-functions.ts). */
   entry: string;
   baselineEntry: string;
   /** The one DynamoDB command its baseline sends. */
   baselineCommand: string;
 };
 
+const withBaseline = (name: SubjectName, baselineEntry: string, baselineCommand: string): Subject => ({
+  name,
+  entry: PETSTORE_FUNCTIONS[name].entry,
+  baselineEntry,
+  baselineCommand,
+});
+
 export const SUBJECTS: Subject[] = [
-  {
-    name: 'listPets',
-    entry: 'functions/list-pets.ts',
-    baselineEntry: 'bench/baselines/list-pets.ts',
-    baselineCommand: 'Query',
-  },
-  {
-    name: 'getPet',
-    entry: 'functions/get-pet.ts',
-    baselineEntry: 'bench/baselines/get-pet.ts',
-    baselineCommand: 'GetItem',
-  },
-  {
-    name: 'createPet',
-    entry: 'functions/create-pet.ts',
-    baselineEntry: 'bench/baselines/create-pet.ts',
-    baselineCommand: 'PutItem',
-  },
-  {
-    name: 'authorizer',
-    entry: 'functions/authorizer.ts',
-    baselineEntry: 'bench/baselines/authorizer.ts',
-    baselineCommand: 'GetItem',
-  },
+  withBaseline('listPets', 'bench/baselines/list-pets.ts', 'Query'),
+  withBaseline('getPet', 'bench/baselines/get-pet.ts', 'GetItem'),
+  withBaseline('createPet', 'bench/baselines/create-pet.ts', 'PutItem'),
+  withBaseline('authorizer', 'bench/baselines/authorizer.ts', 'GetItem'),
 ];
 
 export const entryOf = (subject: Subject, variant: Variant) =>

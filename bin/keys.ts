@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { DEFAULT_TABLE_NAME } from '#shared/store/table.ts';
-import { startEmbeddedDynamoDb, useLocalCredentials } from '#local/embedded-dynamodb.ts';
-import { ensureTableNamed } from '#local/table-setup.ts';
+import { createApiKeyStore, hashApiKey } from '#shared/store/api-key-store.ts';
+import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
+import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
 
 const USAGE =
@@ -39,43 +39,46 @@ function stageOutputs(stage: string) {
   return { tableName: output('TableName'), usagePlanId: output('UsagePlanId') };
 }
 
-let embedded: Awaited<ReturnType<typeof startEmbeddedDynamoDb>> | undefined;
-let usagePlanId: string | undefined;
-if (values.stage) {
-  if (!['staging', 'production'].includes(values.stage)) fail(USAGE);
-  const outputs = stageOutputs(values.stage);
-  process.env.PETSTORE_TABLE_NAME = outputs.tableName;
-  usagePlanId = outputs.usagePlanId;
-} else if (!process.env.AWS_ENDPOINT_URL_DYNAMODB) {
-  const dataDir =
-    process.env.PETSTORE_DATA_DIR ?? fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
-  embedded = await startEmbeddedDynamoDb({ dataDir });
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = embedded.endpoint;
-  useLocalCredentials();
+/** A stage's table through the SDK's usual credentials and region, or a DynamoDB of the user's. */
+async function openTable() {
+  if (values.stage) {
+    if (!['staging', 'production'].includes(values.stage)) fail(USAGE);
+    const { tableName, usagePlanId } = stageOutputs(values.stage);
+    const documentClient = createDocumentClient();
+    return {
+      table: createTableGateway({ tableName, documentClient }),
+      usagePlanId,
+      close: async () => documentClient.destroy(),
+    };
+  }
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB || undefined;
+  const dataDir = process.env.PETSTORE_DATA_DIR || undefined;
+  if (!endpoint && !dataDir) fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
+  const tableName = process.env.PETSTORE_TABLE_NAME || undefined;
+  const region = process.env.AWS_REGION || undefined;
+  const dynamoDb = await openLocalDynamoDb({ endpoint, dataDir, tableName, region });
+  return { table: dynamoDb.table, usagePlanId: undefined, close: dynamoDb.close };
 }
-process.env.AWS_REGION ??= 'us-east-1';
-const tableName = (process.env.PETSTORE_TABLE_NAME ||= DEFAULT_TABLE_NAME);
-if (embedded) await ensureTableNamed(tableName);
 
-// The store reads its table name when loaded, so it is loaded only now.
-const keys = await import('#shared/store/api-key-store.ts');
+const { table, usagePlanId, close } = await openTable().catch((error: Error) =>
+  fail(`keys: ${error.message}`),
+);
+const keys = createApiKeyStore(table);
 const apiGateway = new APIGatewayClient({});
 
 async function create(name: string) {
-  const issued = await keys.issueApiKey(name);
+  const issued = await keys.issue(name);
   if (usagePlanId) {
-    await addToUsagePlan(apiGateway, usagePlanId, issued.id, keys.hashApiKey(issued.key)).catch(
-      async (error) => {
-        await keys.revokeApiKey(issued.id);
-        throw error;
-      },
-    );
+    await addToUsagePlan(apiGateway, usagePlanId, issued.id, hashApiKey(issued.key)).catch(async (error) => {
+      await keys.revoke(issued.id);
+      throw error;
+    });
   }
   console.log(`Issued ${issued.id} (${issued.name}). The key, shown this once:\n${issued.key}`);
 }
 
 async function revoke(id: string) {
-  if (!(await keys.revokeApiKey(id))) fail(`No key with id ${id}.`);
+  if (!(await keys.revoke(id))) fail(`No key with id ${id}.`);
   if (usagePlanId && !(await disableInUsagePlan(apiGateway, id))) {
     console.warn(`${id} had no API Gateway key in the usage plan: API Gateway refused it already.`);
   }
@@ -85,7 +88,7 @@ async function revoke(id: string) {
 }
 
 async function list() {
-  for (const key of await keys.listApiKeys()) {
+  for (const key of await keys.list()) {
     console.log(
       [key.id, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.name].join('  '),
     );
@@ -100,5 +103,5 @@ try {
 } catch (error) {
   fail(`keys: ${(error as Error).message}`);
 } finally {
-  await embedded?.close();
+  await close();
 }

@@ -4,6 +4,7 @@
 import {
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
   GetApiKeysCommand,
   UpdateApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
@@ -11,9 +12,24 @@ import type { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 
 type Sender = Pick<APIGatewayClient, 'send'>;
 
+/**
+ * Creates the API Gateway key and adds it to the usage plan. When adding fails, the API Gateway key
+ * is deleted again, so no enabled key is left outside the plan; the error says whether that worked.
+ */
 export async function addToUsagePlan(client: Sender, usagePlanId: string, keyId: string, keyHash: string) {
   const { id } = await client.send(new CreateApiKeyCommand({ name: keyId, value: keyHash, enabled: true }));
-  await client.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: id, keyType: 'API_KEY' }));
+  try {
+    await client.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: id, keyType: 'API_KEY' }));
+  } catch (error) {
+    const undone = await client.send(new DeleteApiKeyCommand({ apiKey: id })).then(
+      () => 'the API Gateway key was deleted again',
+      () => `the API Gateway key ${id} could not be deleted: delete it by hand`,
+    );
+    throw new Error(
+      `adding ${keyId} to usage plan ${usagePlanId} failed (${(error as Error).message}); ${undone}.`,
+      { cause: error },
+    );
+  }
 }
 
 /** Disables the API Gateway key named keyId; false when there is none. */

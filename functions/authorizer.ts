@@ -1,37 +1,8 @@
-// TOKEN authorizer: `Authorization: Bearer <key>` (scheme in any case, key as sent). A bad key
-// throws exactly "Unauthorized", which API Gateway answers as 401. The Allow policy covers every
-// method of the stage, so one cached result serves every route. The key's hash goes back as the
-// usage identifier: API Gateway applies the usage plan's per-key limits to it.
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy from '@middy/core';
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { AUTHORIZER } from '#shared/http/routes.ts';
-import { MetricUnit, metrics } from '#shared/observability.ts';
-import { findActiveApiKey } from '#shared/store/api-key-store.ts';
+// The authorizer Lambda function: its composition root, run once per cold start.
+import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
+import { coldStart } from '#functions/cold-start.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 
-const BEARER = new RegExp(AUTHORIZER.validationRegex);
+const { table, observability } = coldStart();
 
-const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
-
-/** arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:aws:execute-api:region:account:api/stage/* */
-const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/') + '/*';
-
-async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const token = bearerToken(event.authorizationToken);
-  const apiKey = token === undefined ? undefined : await findActiveApiKey(token);
-  if (!apiKey) {
-    metrics.addMetric('AuthFailures', MetricUnit.Count, 1);
-    throw new Error('Unauthorized');
-  }
-  return {
-    principalId: apiKey.id,
-    policyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeStage(event.methodArn) }],
-    },
-    context: { apiKeyId: apiKey.id },
-    usageIdentifierKey: apiKey.hash,
-  };
-}
-
-export const handler = middy(authorize).use(logMetrics(metrics, { captureColdStartMetric: true }));
+export const handler = createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability });

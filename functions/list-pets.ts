@@ -1,11 +1,14 @@
-// listPets: GET /v1/pets?limit&status&cursor, ordered by id, paginated with Link rel="next".
-import { httpEndpoint } from '#shared/http/endpoint.ts';
-import { nextPageHeaders, openCursor } from '#shared/http/pagination.ts';
-import { ok } from '#shared/http/responses.ts';
-import { ListPetsQuery } from '#shared/schemas.ts';
-import { petStore } from '#shared/store/dynamodb-pet-store.ts';
+// The listPets Lambda function: its composition root, run once per cold start.
+import { coldStart } from '#functions/cold-start.ts';
+import { createListPetsHandler } from '#functions/list-pets-handler.ts';
+import { requireEnv } from '#shared/env.ts';
+import { CURSOR_SECRET_MIN_LENGTH, createCursors } from '#shared/http/pagination.ts';
+import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 
-export const handler = httpEndpoint({ query: ListPetsQuery }, async ({ query }) => {
-  const page = await petStore.list({ limit: query.limit, status: query.status, afterId: openCursor(query) });
-  return ok(page.pets, nextPageHeaders(query, page.lastId));
+const { table, observability } = coldStart();
+
+export const handler = createListPetsHandler({
+  pets: createDynamoDbPetStore(table),
+  cursors: createCursors(requireEnv('PETSTORE_CURSOR_SECRET', { minLength: CURSOR_SECRET_MIN_LENGTH })),
+  observability,
 });

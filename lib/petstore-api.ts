@@ -18,8 +18,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ACCESS_LOG_FORMAT } from '#lib/access-log-format.ts';
-import { addErrorMethod } from '#lib/error-methods.ts';
-import { addGatewayResponses } from '#lib/gateway-responses.ts';
+import { addErrorMethod, addGatewayResponses } from '#lib/api-error-responses.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
 import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
@@ -89,7 +88,7 @@ export class PetstoreApi extends Construct {
     this.addErrorAnswers(authorizer);
 
     // Each API key's share of the stage: the authorizer returns the key's hash as its usage
-    // identifier, and `npm run keys -- --stage` registers that hash in this plan.
+    // identifier, and `npm run keys -- create --stage` registers that hash in this plan.
     this.usagePlan = this.restApi.addUsagePlan('PerKeyLimits', {
       name: `petstore-${settings.name}-per-key`,
       throttle: { rateLimit: settings.perKeyLimits.rateLimit, burstLimit: settings.perKeyLimits.burstLimit },

@@ -24,9 +24,9 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 
 export type PetstoreFunctionProps = {
-  /** The handler module, relative to the project root (ROUTES' `entry`). */
+  /** The handler module, relative to the project root (`entry` in lib/petstore-functions.ts). */
   entry: string;
-  /** A fixed CloudFormation logical id, so sam local commands and events/env.json can name it. */
+  /** A fixed CloudFormation logical id, so sam local commands and sam/env.json can name it. */
   logicalId: string;
   table: ITable;
   tableAccess: TableAccess;

@@ -4,25 +4,19 @@ import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { CursorSecret } from '#lib/cursor-secret.ts';
 import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
 import { PetstoreApi } from '#lib/petstore-api.ts';
+import { PetstoreCursorSecret } from '#lib/petstore-cursor-secret.ts';
 import { PetstoreFunction } from '#lib/petstore-function.ts';
+import { PETSTORE_FUNCTIONS } from '#lib/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
 import { PetstoreTable } from '#lib/petstore-table.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import type { TableAccess } from '#lib/table-access.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
-const ROUTE_TABLE_ACCESS: Record<OperationId, TableAccess> = {
-  listPets: 'readPets',
-  createPet: 'createPets',
-  getPet: 'readPets',
-};
-
-const AUTHORIZER_ENTRY = 'functions/authorizer.ts';
-
-const constructId = (operationId: string) => operationId[0]?.toUpperCase() + operationId.slice(1);
+/** listPets -> ListPets: the construct id, and with `Function` the fixed logical id. */
+const constructId = (name: PetstoreFunctionName) => name[0]?.toUpperCase() + name.slice(1);
 
 export type PetstoreStackProps = StackProps & { settings: StageSettings };
 
@@ -34,31 +28,24 @@ export class PetstoreStack extends Stack {
   constructor(scope: Construct, id: string, { settings, ...props }: PetstoreStackProps) {
     super(scope, id, { description: `Pet store API, ${settings.name} stage`, ...props });
     this.table = new PetstoreTable(this, 'Table', settings);
-    const cursorSecret = new CursorSecret(this, 'CursorSecret', settings);
-    const routeEnvironment: Partial<Record<OperationId, Record<string, string>>> = {
-      listPets: { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference },
-    };
+    const cursorSecret = new PetstoreCursorSecret(this, 'CursorSecret', settings);
 
-    const petstoreFunction = (name: string, entry: string, tableAccess: TableAccess, environment = {}) =>
-      new PetstoreFunction(this, name, {
+    const petstoreFunction = (name: PetstoreFunctionName) => {
+      const { entry, tableAccess, readsCursorSecret } = PETSTORE_FUNCTIONS[name];
+      return new PetstoreFunction(this, constructId(name), {
         entry,
-        logicalId: `${name}Function`,
+        logicalId: `${constructId(name)}Function`,
         table: this.table,
         tableAccess,
         settings,
-        environment,
+        // The variable shared/http/pagination.ts reads.
+        environment: readsCursorSecret ? { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference } : {},
       }).function;
+    };
 
     const routeFunctions = {} as Record<OperationId, IFunction>;
-    for (const { operationId, entry } of ROUTES) {
-      routeFunctions[operationId] = petstoreFunction(
-        constructId(operationId),
-        entry,
-        ROUTE_TABLE_ACCESS[operationId],
-        routeEnvironment[operationId],
-      );
-    }
-    const authorizerFunction = petstoreFunction('Authorizer', AUTHORIZER_ENTRY, 'readApiKeys');
+    for (const { operationId } of ROUTES) routeFunctions[operationId] = petstoreFunction(operationId);
+    const authorizerFunction = petstoreFunction('authorizer');
 
     this.api = new PetstoreApi(this, 'Api', { settings, routeFunctions, authorizerFunction });
     this.alarms = new PetstoreAlarms(this, 'Alarms', {

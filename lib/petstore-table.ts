@@ -10,7 +10,7 @@ const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 export class PetstoreTable extends Table {
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id, {
-      // A fixed name per stage: the key CLI and sam local (events/env.json) can name it.
+      // A fixed name per stage: the key CLI and sam local (sam/env.json) can name it.
       tableName: `petstore-${settings.name}`,
       partitionKey: stringKey(TABLE_KEY.partitionKey),
       sortKey: stringKey(TABLE_KEY.sortKey),

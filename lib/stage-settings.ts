@@ -11,7 +11,10 @@ export type StageSettings = {
   id: 'Staging' | 'Production';
   /** API Gateway stage limits, for all clients together (requests per second, bucket size). */
   throttling: { rateLimit: number; burstLimit: number };
-  /** One API key's share, as a usage plan (see docs/deployment.md: not enforced yet). */
+  /**
+   * One API key's share, enforced by the stage's usage plan: the authorizer names the key
+   * (usageIdentifierKey) and `npm run keys -- create --stage` registers it in the plan.
+   */
   perKeyLimits: { rateLimit: number; burstLimit: number; requestsPerDay: number };
   /** Lambda, access-log and execution-log retention. */
   logRetention: RetentionDays;

@@ -6,18 +6,15 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import {
   API_KEY_PARTITION,
+  COUNTER_PARTITION,
+  IDEMPOTENCY_PARTITIONS,
   PET_PARTITION,
   STATUS_INDEX,
-  idempotencyKey,
-  petIdCounterKey,
 } from '#shared/store/table.ts';
 
 export type TableAccess = 'readPets' | 'createPets' | 'readApiKeys';
 
 type Rule = { actions: string[]; partitions: string[] } | { actions: string[]; statusIndex: true };
-
-/** Every idempotency record partition: one per API key, `IDEMPOTENCY#<key id>`. */
-const IDEMPOTENCY_PARTITIONS = idempotencyKey('*', '').pk;
 
 const RULES: Record<TableAccess, Rule[]> = {
   readPets: [
@@ -32,7 +29,7 @@ const RULES: Record<TableAccess, Rule[]> = {
       partitions: [PET_PARTITION, IDEMPOTENCY_PARTITIONS],
     },
     // Leasing a block of ids from the counter; relocking and completing a record.
-    { actions: ['dynamodb:UpdateItem'], partitions: [petIdCounterKey.pk, IDEMPOTENCY_PARTITIONS] },
+    { actions: ['dynamodb:UpdateItem'], partitions: [COUNTER_PARTITION, IDEMPOTENCY_PARTITIONS] },
   ],
   readApiKeys: [{ actions: ['dynamodb:GetItem'], partitions: [API_KEY_PARTITION] }],
 };

@@ -3,29 +3,17 @@
 // its gateway responses, route matching with 404 for unknown paths and 405 for other methods,
 // then the function itself on the REST (v1) proxy event. Unlike API Gateway, nothing is cached:
 // a revoked key is refused at once.
-import type {
-  APIGatewayAuthorizerResult,
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  Context,
-} from 'aws-lambda';
-import { handler as authorizer } from '#functions/authorizer.ts';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as getPet } from '#functions/get-pet.ts';
-import { handler as listPets } from '#functions/list-pets.ts';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import {
   gatewayResponseOf,
   methodNotAllowedError,
   unknownPathError,
 } from '#shared/http/gateway-responses.ts';
-import { errorResponse, jsonResponse } from '#shared/http/responses.ts';
+import type { GatewayResponseType } from '#shared/http/gateway-responses.ts';
+import { errorResponse, jsonResponse } from '#shared/http/json-response.ts';
 import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
-import type { OperationId } from '#shared/http/routes.ts';
+import type { LocalFunctions } from '#local/local-functions.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
-
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
-const FUNCTIONS: Record<OperationId, ProxyHandler> = { listPets, createPet, getPet };
 
 export type GatewayRequest = {
   method: string;
@@ -72,7 +60,7 @@ function matchResource(path: string) {
 }
 
 /** One of API Gateway's own answers (shared/http/gateway-responses.ts). */
-export function gatewayAnswer(type: string): APIGatewayProxyResult {
+export function gatewayAnswer(type: GatewayResponseType): APIGatewayProxyResult {
   const { body, headers } = gatewayResponseOf(type);
   return jsonResponse(body.status, body, headers);
 }
@@ -88,6 +76,7 @@ type Authorization =
   { denied: APIGatewayProxyResult } | { denied?: undefined; context: Record<string, string> };
 
 async function authorize(
+  authorizer: LocalFunctions['authorizer'],
   authorization: string | undefined,
   method: string,
   resource: string,
@@ -118,39 +107,45 @@ async function authorize(
   return { context: { principalId: result.principalId, ...(result.context as Record<string, string>) } };
 }
 
-export async function handleGatewayRequest(
-  request: GatewayRequest,
-  context: Context,
-): Promise<APIGatewayProxyResult> {
-  const { pathname, query } = splitTarget(request.target);
-  const underStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
-  const path = underStage ? pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
-  const matched = path === undefined ? undefined : matchResource(path);
-  // Like the proxy event's single-value map, the last of repeated headers counts.
-  const authorization = request.headers.findLast(
-    ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
-  )?.[1];
+export type ApiGateway = (request: GatewayRequest, context: Context) => Promise<APIGatewayProxyResult>;
 
-  // Every path, known or not, has a method behind the authorizer in the stack: 401 comes first.
-  const auth = await authorize(authorization, request.method, matched?.resource ?? '/{proxy+}', context);
-  if (auth.denied) return auth.denied;
-  if (!matched || path === undefined) return errorResponse(unknownPathError());
-  const route = ROUTES.find(
-    (candidate) => candidate.path === matched.resource && candidate.method === request.method,
-  );
-  if (!route) return errorResponse(methodNotAllowedError(matched.resource));
+export const createApiGateway = (functions: LocalFunctions): ApiGateway =>
+  async function handleGatewayRequest(request, context) {
+    const { pathname, query } = splitTarget(request.target);
+    const underStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
+    const path = underStage ? pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
+    const matched = path === undefined ? undefined : matchResource(path);
+    // Like the proxy event's single-value map, the last of repeated headers counts.
+    const authorization = request.headers.findLast(
+      ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
+    )?.[1];
 
-  const event = toProxyEvent({
-    method: request.method,
-    path,
-    resource: matched.resource,
-    pathParameters: matched.pathParameters,
-    query,
-    headers: request.headers,
-    body: request.body,
-    authorizer: auth.context,
-    sourceIp: request.sourceIp,
-    requestId: request.requestId,
-  });
-  return FUNCTIONS[route.operationId](event, context);
-}
+    // Every path, known or not, has a method behind the authorizer in the stack: 401 comes first.
+    const auth = await authorize(
+      functions.authorizer,
+      authorization,
+      request.method,
+      matched?.resource ?? '/{proxy+}',
+      context,
+    );
+    if (auth.denied) return auth.denied;
+    if (!matched || path === undefined) return errorResponse(unknownPathError());
+    const route = ROUTES.find(
+      (candidate) => candidate.path === matched.resource && candidate.method === request.method,
+    );
+    if (!route) return errorResponse(methodNotAllowedError(matched.resource));
+
+    const event = toProxyEvent({
+      method: request.method,
+      path,
+      resource: matched.resource,
+      pathParameters: matched.pathParameters,
+      query,
+      headers: request.headers,
+      body: request.body,
+      authorizer: auth.context,
+      sourceIp: request.sourceIp,
+      requestId: request.requestId,
+    });
+    return functions[route.operationId](event, context);
+  };

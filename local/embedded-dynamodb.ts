@@ -1,5 +1,5 @@
 // dynalite: a DynamoDB implementation in pure Node, in memory or on disk, in this process. No
-// Docker, no Java. The real AWS SDK talks to it over HTTP through AWS_ENDPOINT_URL_DYNAMODB.
+// Docker, no Java. The real AWS SDK talks to it over HTTP, at the endpoint it listens on.
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -25,11 +25,4 @@ export async function startEmbeddedDynamoDb({ dataDir, port = 0 }: { dataDir?: s
         server.close(() => resolve());
       }),
   } satisfies EmbeddedDynamoDb;
-}
-
-/** A local DynamoDB accepts any credentials, but the SDK insists on having some. */
-export function useLocalCredentials(): void {
-  if (process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE) return;
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
 }

@@ -6,13 +6,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { requireEnv } from '#shared/env.ts';
-import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
-import { errorResponse } from '#shared/http/responses.ts';
-import { findActiveApiKey, issueApiKey, registerApiKey } from '#shared/store/api-key-store.ts';
-import { gatewayAnswer, handleGatewayRequest } from '#local/api-gateway.ts';
+import { ApiError } from '#shared/api-error.ts';
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { errorResponse } from '#shared/http/json-response.ts';
+import { createApiGateway, gatewayAnswer } from '#local/api-gateway.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { ensureTableNamed } from '#local/table-setup.ts';
+import type { LocalFunctions } from '#local/local-functions.ts';
 
 export type AccessLogEntry = {
   method: string;
@@ -23,16 +22,13 @@ export type AccessLogEntry = {
 };
 
 export type LocalServerOptions = {
+  functions: LocalFunctions;
   port?: number;
   host?: string;
-  /** Accepted as a key (stored hashed); a new random key is issued when absent. */
-  apiKey?: string;
-  /** Create the table when it is missing (only for DynamoDB the server owns). */
-  createTable?: boolean;
   accessLog?: (entry: AccessLogEntry) => void;
 };
 
-export type LocalServer = { url: string; apiKey: string; close(): Promise<void> };
+export type LocalServer = { url: string; close(): Promise<void> };
 
 /** API Gateway's own payload limit: past it the answer is 413 without the functions. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -80,20 +76,9 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${statusCode} Bad Request\r\n${head}\r\n\r\n${body}`);
 }
 
-/** The key the server offers: PETSTORE_API_KEY (perhaps stored by an earlier run), or a new one. */
-async function acceptedApiKey(apiKey: string | undefined): Promise<string> {
-  if (apiKey === undefined) return (await issueApiKey('local')).key;
-  const stored = await registerApiKey('local (PETSTORE_API_KEY)', apiKey);
-  if (!stored && !(await findActiveApiKey(apiKey))) {
-    throw new Error('PETSTORE_API_KEY was revoked in this table: choose another key.');
-  }
-  return apiKey;
-}
-
-export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
-  const { port = 3000, host = '127.0.0.1', createTable = true, accessLog = () => undefined } = options;
-  if (createTable) await ensureTableNamed(requireEnv('PETSTORE_TABLE_NAME'));
-  const apiKey = await acceptedApiKey(options.apiKey);
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const { functions, port = 3000, host = '127.0.0.1', accessLog = () => undefined } = options;
+  const handleGatewayRequest = createApiGateway(functions);
 
   async function serve(request: IncomingMessage, response: ServerResponse) {
     const started = performance.now();
@@ -140,7 +125,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${urlHost}:${address.port}`,
-    apiKey,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

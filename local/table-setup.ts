@@ -1,13 +1,40 @@
-// Creates the single table (with its GSI and TTL) when it does not exist yet. Used by the local
-// server and the tests; deployed tables are created by the CDK stack from the same definition.
+// Creates the single table (with its GSI and TTL) when it does not exist yet, for the DynamoDBs
+// that tools outside Lambda own. Deployed tables come from the CDK stack, on the same layout.
 import {
   CreateTableCommand,
   DescribeTableCommand,
-  DynamoDBClient,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { TTL_ATTRIBUTE, tableDefinition } from '#shared/store/table.ts';
+import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+
+export function tableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      TABLE_KEY.partitionKey,
+      TABLE_KEY.sortKey,
+      STATUS_INDEX.partitionKey,
+      STATUS_INDEX.sortKey,
+    ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: STATUS_INDEX.name,
+        KeySchema: [
+          { AttributeName: STATUS_INDEX.partitionKey, KeyType: 'HASH' },
+          { AttributeName: STATUS_INDEX.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+  };
+}
 
 async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
@@ -16,16 +43,6 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
   } catch (error) {
     if ((error as Error).name === 'ResourceNotFoundException') return false;
     throw error;
-  }
-}
-
-/** ensureTable with a client of its own, for callers that have none. */
-export async function ensureTableNamed(tableName: string): Promise<boolean> {
-  const client = new DynamoDBClient({});
-  try {
-    return await ensureTable(client, tableName);
-  } finally {
-    client.destroy();
   }
 }
 

@@ -1,5 +1,6 @@
-// Environment variables are read once, when a module that needs one is first loaded, and a missing
-// one stops the process there (a cold start fails loudly instead of a request failing later).
+// The one module under shared/ that reads the environment, and only when a Lambda function's
+// composition root calls it at cold start: a missing setting fails the cold start loudly instead
+// of a request later. Everything else gets its configuration passed in.
 
 export function requireEnv(name: string, { minLength = 1 }: { minLength?: number } = {}): string {
   const value = process.env[name];
@@ -10,3 +11,5 @@ export function requireEnv(name: string, { minLength = 1 }: { minLength?: number
   }
   return value;
 }
+
+export const optionalEnv = (name: string): string | undefined => process.env[name] || undefined;

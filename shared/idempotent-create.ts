@@ -1,20 +1,29 @@
-// createPet with the contract's Idempotency-Key: within 24 hours the same key and body replay the
-// first Animal and create nothing; another body is 422, a first request still in flight is 409.
-// The pet id is fixed when the key is claimed, so a request that died half-way is finished by its
-// retry with the same id: exactly one pet, whatever failed where. (Powertools Idempotency would
-// hash the body with JSON.stringify, which throws on the bigint categoryId.)
+// The one way to create a pet, with or without the contract's Idempotency-Key. Within 24 hours the
+// same key and body replay the first Animal and create nothing; another body is 422, a first
+// request still in flight is 409. The pet id is fixed when the key is claimed, so a request that
+// died half-way is finished by its retry with the same id: exactly one pet, whatever failed where.
+// (Powertools Idempotency would hash the body with JSON.stringify, which throws on the bigint
+// categoryId.)
 import { createHash } from 'node:crypto';
-import { ApiError } from '#shared/errors.ts';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { ApiError } from '#shared/api-error.ts';
 import { stringifyJson } from '#shared/json.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
-import { claim, complete, read, relock } from '#shared/store/idempotency-records.ts';
-import { StoreUnavailableError } from '#shared/store/errors.ts';
-import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
+import type { IdempotencyRecords, RecordKey } from '#shared/store/idempotency-records.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
-import { idempotencyKey } from '#shared/store/table.ts';
+import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { idempotencyItemKey } from '#shared/store/table.ts';
+import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
 
 export type IdempotentRequest = { scope: string; key: string; body: unknown };
 export type CreateOutcome = { pet: Pet; replayed: boolean };
+export type PetCreation = { pets: PetStore; idempotencyRecords: IdempotencyRecords; logger: Logger };
+
+/**
+ * A fresh id is taken only when the counter is behind the pets in the table (items written by
+ * another tool, say): the create moves on to the next id, this many times at most.
+ */
+const MAX_TAKEN_IDS = 10;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -34,52 +43,97 @@ const inProgress = () =>
 const usedWithAnotherBody = () =>
   new ApiError('idempotency_conflict', 'Idempotency-Key: was used with a different body', { status: 422 });
 
-type RecordKey = ReturnType<typeof idempotencyKey>;
+const samePet = (stored: Pet | undefined, newPet: NewPet) =>
+  stored?.name === newPet.name && stored.categoryId === newPet.categoryId && stored.status === newPet.status;
+
+type WriteOptions = {
+  /** The id was fixed by a request that died: the pet it may have written there is this one. */
+  mayBeWritten?: boolean;
+  /** Called before moving on from a taken id, with the next one. */
+  beforeMove?: (nextId: number) => Promise<void>;
+};
+
+/** Writes the pet under `id`, or under the next fresh id while ids are taken by other pets. */
+async function writePet(
+  { pets, logger }: PetCreation,
+  newPet: NewPet,
+  firstId: number,
+  { mayBeWritten = false, beforeMove }: WriteOptions = {},
+): Promise<Pet> {
+  let id = firstId;
+  for (let taken = 0; ; taken++) {
+    const pet = { id, ...newPet };
+    const result = await pets.insert(pet);
+    if (result.inserted) return pet;
+    if (mayBeWritten && id === firstId && samePet(result.occupant, newPet)) return pet;
+    if (taken === MAX_TAKEN_IDS)
+      throw new Error(`${taken + 1} pet ids in a row were taken: the id counter is behind`);
+    const nextId = await pets.reserveId();
+    logger.warn('Pet id already taken: the id counter is behind the table, so the next id is used', {
+      takenId: id,
+      nextId,
+    });
+    await beforeMove?.(nextId);
+    id = nextId;
+  }
+}
+
+type Claim = { petId: number; takenOver: boolean } | { replay: Pet };
 
 /** The pet id this request may write (fresh, or a dead request's it took over), or the pet to replay. */
 async function claimOrReplay(
-  store: PetStore,
+  { pets, idempotencyRecords }: PetCreation,
   recordKey: RecordKey,
   fingerprint: string,
   lockedUntil: number,
-) {
-  const petId = await store.reserveId();
+): Promise<Claim> {
+  const petId = await pets.reserveId();
   // Twice at most: a record that expires between a failed claim and its read is free again.
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await claim(recordKey, { fingerprint, petId, lockedUntil })) return { petId };
-    const existing = await read(recordKey);
+    if (await idempotencyRecords.claim(recordKey, { fingerprint, petId, lockedUntil })) {
+      return { petId, takenOver: false };
+    }
+    const existing = await idempotencyRecords.read(recordKey);
     if (!existing) continue;
     if (existing.fingerprint !== fingerprint) throw usedWithAnotherBody();
-    if (existing.pet) return { replay: existing.pet };
-    if (existing.lockedUntil > Date.now() || !(await relock(recordKey, existing.lockedUntil, lockedUntil))) {
+    if (existing.status === 'completed') return { replay: existing.pet };
+    const expired = existing.lockedUntil <= Date.now();
+    if (!expired || !(await idempotencyRecords.relock(recordKey, existing.lockedUntil, { lockedUntil }))) {
       throw inProgress();
     }
-    return { petId: existing.petId }; // the same id as the request that died: never two pets
+    return { petId: existing.petId, takenOver: true }; // the dead request's id: never two pets
   }
   throw inProgress();
 }
 
 export async function createPetOnce(
-  store: PetStore,
+  creation: PetCreation,
   newPet: NewPet,
   request: IdempotentRequest | undefined,
 ): Promise<CreateOutcome> {
-  if (!request) return { pet: await store.create(newPet), replayed: false };
-  const recordKey = idempotencyKey(request.scope, sha256(request.key));
+  if (!request)
+    return { pet: await writePet(creation, newPet, await creation.pets.reserveId()), replayed: false };
+  const records = creation.idempotencyRecords;
+  const recordKey = idempotencyItemKey(request.scope, sha256(request.key));
   const fingerprint = sha256(stringifyJson(canonical(request.body)));
   const lockedUntil = Date.now() + IN_FLIGHT_MS;
 
-  const claimed = await claimOrReplay(store, recordKey, fingerprint, lockedUntil);
-  if (claimed.replay) return { pet: claimed.replay, replayed: true };
+  const claim = await claimOrReplay(creation, recordKey, fingerprint, lockedUntil);
+  if ('replay' in claim) return { pet: claim.replay, replayed: true };
   try {
-    const pet = await store.insert({ id: claimed.petId, ...newPet });
-    await complete(recordKey, pet);
+    const pet = await writePet(creation, newPet, claim.petId, {
+      mayBeWritten: claim.takenOver,
+      // The record names the id before the pet is written there: a retry finds the right one.
+      beforeMove: async (petId) => {
+        if (!(await records.relock(recordKey, lockedUntil, { lockedUntil, petId }))) throw inProgress();
+      },
+    });
+    await records.complete(recordKey, lockedUntil, pet);
     return { pet, replayed: false };
   } catch (error) {
-    // Let an immediate retry take over (with the same id) instead of waiting out the lock; not when
-    // DynamoDB is down, where releasing would only spend the time left before the function's timeout.
+    // Not when DynamoDB is down: releasing would only spend the time left before the function's timeout.
     if (!(error instanceof StoreUnavailableError))
-      await relock(recordKey, lockedUntil, 0).catch(() => undefined);
+      await records.release(recordKey, lockedUntil).catch(() => undefined);
     throw error;
   }
 }

@@ -3,15 +3,16 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { apiKeyKey } from '#shared/store/table.ts';
+import { apiKeyItemKey } from '#shared/store/table.ts';
+import { stringAttributes } from './string-attributes.ts';
 
 const client = new DynamoDBClient({});
 
 export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const token = event.authorizationToken.split(' ').at(-1) ?? '';
-  const { pk, sk } = apiKeyKey(createHash('sha256').update(token).digest('hex'));
+  const key = apiKeyItemKey(createHash('sha256').update(token).digest('hex'));
   const { Item } = await client.send(
-    new GetItemCommand({ TableName: process.env.PETSTORE_TABLE_NAME, Key: { pk: { S: pk }, sk: { S: sk } } }),
+    new GetItemCommand({ TableName: process.env.PETSTORE_TABLE_NAME, Key: stringAttributes(key) }),
   );
   if (!Item) throw new Error('Unauthorized');
   return {

@@ -5,30 +5,26 @@
 import { randomInt } from 'node:crypto';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { petIndexKey, petKey } from '#shared/store/table.ts';
+import { IF_ABSENT, petItemKey, petStatusIndexKey } from '#shared/store/table.ts';
+import { stringAttributes } from './string-attributes.ts';
 
 const client = new DynamoDBClient({});
 
 export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const { name, categoryId, status = 'available' } = JSON.parse(event.body ?? '{}');
   const id = 2 ** 52 + randomInt(2 ** 47);
-  const { pk, sk } = petKey(id);
-  const { gsi1pk, gsi1sk } = petIndexKey(id, status);
   await client.send(
     new PutItemCommand({
       TableName: process.env.PETSTORE_TABLE_NAME,
       Item: {
-        pk: { S: pk },
-        sk: { S: sk },
-        gsi1pk: { S: gsi1pk },
-        gsi1sk: { S: gsi1sk },
+        ...stringAttributes({ ...petItemKey(id), ...petStatusIndexKey(id, status) }),
         type: { S: 'pet' },
         id: { N: String(id) },
         name: { S: name },
         categoryId: { N: String(categoryId) },
         status: { S: status },
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
+      ConditionExpression: IF_ABSENT,
     }),
   );
   return { statusCode: 201, body: JSON.stringify({ id, name, categoryId, status }) };

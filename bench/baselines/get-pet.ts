@@ -3,16 +3,16 @@
 // no deprecation headers.
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { petKey } from '#shared/store/table.ts';
+import { petItemKey } from '#shared/store/table.ts';
+import { stringAttributes } from './string-attributes.ts';
 
 const client = new DynamoDBClient({});
 
 export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
-  const { pk, sk } = petKey(Number(event.pathParameters?.petId));
   const { Item } = await client.send(
     new GetItemCommand({
       TableName: process.env.PETSTORE_TABLE_NAME,
-      Key: { pk: { S: pk }, sk: { S: sk } },
+      Key: stringAttributes(petItemKey(Number(event.pathParameters?.petId))),
       ConsistentRead: true,
     }),
   );

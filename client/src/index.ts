@@ -3,7 +3,7 @@
 // categoryId exact both ways (a plain JSON.parse would round values above 2^53).
 import createClient from 'openapi-fetch';
 import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
-import { assertExactJsonSupport, parseApiJson, stringifyApiJson } from './json.ts';
+import { assertExactJsonSupport, parseApiJson, stringifyApiJson } from './api-json.ts';
 import type { components, paths } from './schema.ts';
 
 export type Pet = components['schemas']['Pet'];

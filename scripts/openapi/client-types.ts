@@ -4,9 +4,8 @@
 // page loop's `cursor: string | undefined` compiles under exactOptionalPropertyTypes too.
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { ParameterObject, SchemaObject, TransformNodeOptions } from 'openapi-typescript';
-import * as prettier from 'prettier';
 import ts from 'typescript';
-import { GENERATED_FILES } from './files.ts';
+import { formatGenerated, GENERATED_FILES } from './files.ts';
 
 const isUnsafeInt64 = (schema: SchemaObject) =>
   'format' in schema &&
@@ -62,7 +61,5 @@ export async function renderClientTypes(documentText: string): Promise<string> {
     defaultNonNullable: false,
     silent: true,
   });
-  const source = CLIENT_TYPES_HEADER + astToString(nodes);
-  const config = await prettier.resolveConfig(GENERATED_FILES.clientTypes);
-  return prettier.format(source, { ...config, filepath: GENERATED_FILES.clientTypes });
+  return formatGenerated(GENERATED_FILES.clientTypes, CLIENT_TYPES_HEADER + astToString(nodes));
 }

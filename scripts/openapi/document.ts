@@ -1,14 +1,14 @@
 // The document itself: what holds for every operation (authentication, errors, limits) and the
 // parts the other modules build, in the order the committed openapi.json has them.
 import { stringifyJson } from '#shared/json.ts';
-import { MAX_BODY_BYTES } from '#shared/errors.ts';
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { AUTHORIZER, BASE_PATH } from '#shared/http/routes.ts';
-import { errorCatalogueTable } from './errors.ts';
-import { HEADER_COMPONENTS } from './headers.ts';
+import { componentSchemas } from './component-schemas.ts';
+import { errorCatalogueTable } from './error-responses.ts';
 import type { Json } from './objects.ts';
+import { responseComponents } from './operation-responses.ts';
 import { paths } from './operations.ts';
-import { responseComponents } from './responses.ts';
-import { componentSchemas } from './schemas.ts';
+import { HEADER_COMPONENTS } from './response-headers.ts';
 
 const API_DESCRIPTION = `
 The pet store catalogue: list animals, filter them by status, add one, fetch one.

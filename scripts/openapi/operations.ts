@@ -1,14 +1,14 @@
 // Operations, one for each route of shared/http/routes.ts: the Record over OperationId makes a new
 // route fail the type check until it is described here.
-import { MAX_BODY_BYTES } from '#shared/errors.ts';
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { BASE_PATH, ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { PAGE_SIZE } from '#shared/schemas.ts';
-import { DEPRECATION_HEADER_REFS, header } from './headers.ts';
 import { jsonContent, schemaRef } from './objects.ts';
 import type { Json } from './objects.ts';
+import { operationResponses } from './operation-responses.ts';
 import { IDEMPOTENCY_KEY_PARAMETER, parameterList, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.ts';
-import { responses } from './responses.ts';
+import { DEPRECATION_HEADER_REFS, header } from './response-headers.ts';
 
 const petContent = jsonContent(schemaRef('Pet'));
 
@@ -20,7 +20,7 @@ const OPERATIONS: Record<OperationId, Json> = {
       'points at the next page; following it visits every animal that existed for the whole walk exactly ' +
       'once. Unknown query parameters are ignored; a known one given twice is a 400.',
     parameters: parameterList('query', QUERY_PARAMETERS),
-    responses: responses(
+    responses: operationResponses(
       {
         200: {
           description: 'A page of animals (an empty array when there are none).',
@@ -46,7 +46,7 @@ const OPERATIONS: Record<OperationId, Json> = {
       description: `At most ${MAX_BODY_BYTES} bytes, sent as \`application/json\`.`,
       content: jsonContent(schemaRef('NewPet')),
     },
-    responses: responses(
+    responses: operationResponses(
       {
         201: {
           description: 'The animal, with the id the service assigned (or, on a replay, the first one).',
@@ -82,7 +82,7 @@ const OPERATIONS: Record<OperationId, Json> = {
       "answers but API Gateway's own (401, 429, 500, 503) carry the `Deprecation`, `Sunset` and `Link` headers.",
     deprecated: true,
     parameters: parameterList('path', PATH_PARAMETERS),
-    responses: responses(
+    responses: operationResponses(
       { 200: { description: 'The animal.', headers: DEPRECATION_HEADER_REFS, content: petContent } },
       ['ValidationError', 'NotFound'],
       DEPRECATION_HEADER_REFS,

@@ -6,16 +6,25 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { ApiError, validationError } from '#shared/errors.ts';
+import { ApiError, validationError } from '#shared/api-error.ts';
 import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
+import type { HeaderMap } from '#shared/http/json-response.ts';
 import { errorResponses, responseHeaders } from '#shared/http/middleware.ts';
-import type { Headers } from '#shared/http/responses.ts';
-import { logger, metrics } from '#shared/observability.ts';
+import type { Observability } from '#shared/observability.ts';
 
-type Schemas = { body?: z.ZodMiniType; query?: z.ZodMiniObject; path?: z.ZodMiniObject };
-type Parsed<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodMiniType ? z.output<S[K]> : never };
-export type EndpointRequest<S extends Schemas> = Parsed<S> & { event: JsonBodyEvent };
+export type RequestSchemas = { body?: z.ZodMiniType; query?: z.ZodMiniObject; path?: z.ZodMiniObject };
+type Parsed<S extends RequestSchemas> = {
+  [K in keyof S]: S[K] extends z.ZodMiniType ? z.output<S[K]> : never;
+};
+export type EndpointRequest<S extends RequestSchemas> = Parsed<S> & { event: JsonBodyEvent };
+
+export type EndpointOptions<S extends RequestSchemas> = {
+  request: S;
+  /** Headers on every response of the operation, errors included. */
+  responseHeaders?: HeaderMap;
+  observability: Observability;
+};
 
 function validate<T extends z.ZodMiniType>(where: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
@@ -35,15 +44,15 @@ function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodMiniObj
   return parameters;
 }
 
-export function httpEndpoint<S extends Schemas>(
-  schemas: S & { headers?: Headers },
+export function httpEndpoint<S extends RequestSchemas>(
+  { request: schemas, responseHeaders: headers, observability: { logger, metrics } }: EndpointOptions<S>,
   handle: (request: EndpointRequest<S>) => Promise<APIGatewayProxyResult>,
 ) {
   const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(responseHeaders(schemas.headers))
-    .use(errorResponses());
+    .use(responseHeaders(headers))
+    .use(errorResponses(logger));
   if (schemas.body) pipeline.use(jsonBody());
 
   return pipeline.handler(async function handleValidatedRequest(event) {

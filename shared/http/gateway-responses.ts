@@ -1,29 +1,33 @@
 // What API Gateway answers by itself, before or instead of a function: its gateway responses, and
 // the mock integrations behind unknown paths (404) and known paths with another method (405).
 // The CDK stack configures exactly these; the local server reproduces them from this module.
-import { ApiError, RETRY_AFTER_SECONDS } from '#shared/errors.ts';
-import type { ErrorBody, ErrorCode } from '#shared/errors.ts';
+import { ApiError, RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
+import type { ErrorBody, ErrorCode } from '#shared/api-error.ts';
 import { ALLOWED_METHODS } from '#shared/http/routes.ts';
-import { RESPONSE_HEADERS } from '#shared/http/responses.ts';
+import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
 
-export type GatewayResponse = { type: string; body: ErrorBody; headers: Record<string, string> };
+export type GatewayResponse<Type extends string = string> = {
+  type: Type;
+  body: ErrorBody;
+  headers: Record<string, string>;
+};
 
 const NO_ROUTE = 'No route matches this path.';
 const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 /** RFC 9110: a 401 names the scheme that would succeed. */
 const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
 
-function gatewayResponse(
-  type: string,
+function gatewayResponse<Type extends string>(
+  type: Type,
   code: ErrorCode,
   options: { message?: string; headers?: Record<string, string> } = {},
-): GatewayResponse {
+): GatewayResponse<Type> {
   const error = new ApiError(code, options.message, options);
   return { type, body: error.toBody(), headers: { ...RESPONSE_HEADERS, ...error.headers } };
 }
 
 /** Every gateway response type that can reach a client, each as an Error object with its literal status. */
-export const GATEWAY_RESPONSES: GatewayResponse[] = [
+export const GATEWAY_RESPONSES = [
   gatewayResponse('UNAUTHORIZED', 'unauthorized', { headers: bearerChallenge }),
   // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
   gatewayResponse('ACCESS_DENIED', 'unauthorized', { headers: bearerChallenge }),
@@ -48,9 +52,11 @@ export const GATEWAY_RESPONSES: GatewayResponse[] = [
   gatewayResponse('API_CONFIGURATION_ERROR', 'internal_error'),
   gatewayResponse('DEFAULT_4XX', 'validation_error'),
   gatewayResponse('DEFAULT_5XX', 'internal_error'),
-];
+] as const;
 
-export const gatewayResponseOf = (type: string): GatewayResponse => {
+export type GatewayResponseType = (typeof GATEWAY_RESPONSES)[number]['type'];
+
+export const gatewayResponseOf = (type: GatewayResponseType): GatewayResponse => {
   const response = GATEWAY_RESPONSES.find((candidate) => candidate.type === type);
   if (!response) throw new Error(`No gateway response of type ${type}`);
   return response;

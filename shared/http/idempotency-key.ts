@@ -1,6 +1,6 @@
 // The Idempotency-Key request header: 1 to 255 visible ASCII characters, given at most once,
 // scoped to the calling API key (the authorizer's principal).
-import { ApiError } from '#shared/errors.ts';
+import { ApiError } from '#shared/api-error.ts';
 import type { IdempotentRequest } from '#shared/idempotent-create.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 

@@ -3,9 +3,16 @@
 // which cannot keep int64 values exact (its reviver gets no source text).
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ApiError, MAX_BODY_BYTES } from '#shared/errors.ts';
+import { ApiError } from '#shared/api-error.ts';
 import { parseJson } from '#shared/json.ts';
-import { headerValue } from '#shared/http/headers.ts';
+import { headerValue } from '#shared/http/header-value.ts';
+
+/** The contract's request body limit, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The 413 this middleware answers; a factory so the OpenAPI document's example is this very error. */
+export const bodyTooLarge = () =>
+  new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -28,7 +35,7 @@ function bodyBytes(event: APIGatewayProxyEvent): Buffer {
 
 function readJsonBody(event: APIGatewayProxyEvent): unknown {
   const bytes = bodyBytes(event);
-  if (bytes.length > MAX_BODY_BYTES) throw new ApiError('payload_too_large');
+  if (bytes.length > MAX_BODY_BYTES) throw bodyTooLarge();
   const contentType = headerValue(event, 'content-type');
   if (contentType === undefined ? bytes.length > 0 : !isJsonMediaType(contentType)) {
     throw new ApiError('unsupported_media_type');

@@ -2,49 +2,58 @@
 // filter and the last id seen, and the mac is an HMAC-SHA256 with a secret that outlives
 // deployments. Cursors never expire; the position they carry stays meaningful forever.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { requireEnv } from '#shared/env.ts';
-import { ApiError } from '#shared/errors.ts';
+import { ApiError } from '#shared/api-error.ts';
 import { BASE_PATH } from '#shared/http/routes.ts';
 import type { ListPetsQuery } from '#shared/schemas.ts';
 
-const secret = requireEnv('PETSTORE_CURSOR_SECRET', { minLength: 32 });
+/** A shorter secret would make cursors forgeable; Secrets Manager generates 64 characters. */
+export const CURSOR_SECRET_MIN_LENGTH = 32;
 const VERSION = '1';
 const NO_FILTER = '*';
 
-const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
 const filterOf = (query: Pick<ListPetsQuery, 'status'>) => query.status ?? NO_FILTER;
-
-function sealCursor(lastId: number, query: Pick<ListPetsQuery, 'status'>): string {
-  const payload = [VERSION, filterOf(query), lastId].join(':');
-  return `${Buffer.from(payload).toString('base64url')}.${mac(payload).toString('base64url')}`;
-}
-
 const invalidCursor = () =>
   new ApiError('validation_error', 'cursor: is not a cursor this service issued for this status filter');
 
-/** The id a cursor continues after; 400 for any cursor this service did not issue for this filter. */
-export function openCursor(query: Pick<ListPetsQuery, 'status' | 'cursor'>): number | undefined {
-  if (query.cursor === undefined) return undefined;
-  const [encodedPayload = '', encodedMac = '', ...rest] = query.cursor.split('.');
-  const payload = Buffer.from(encodedPayload, 'base64url').toString();
-  const expected = mac(payload);
-  const given = Buffer.from(encodedMac, 'base64url');
-  const authentic =
-    rest.length === 0 &&
-    given.length === expected.length &&
-    timingSafeEqual(given, expected) &&
-    encodedPayload === Buffer.from(payload).toString('base64url') &&
-    encodedMac === given.toString('base64url');
-  const [version, filter, lastId] = payload.split(':');
-  if (!authentic || version !== VERSION || filter !== filterOf(query)) throw invalidCursor();
-  return Number(lastId);
-}
+export type Cursors = ReturnType<typeof createCursors>;
 
-/** The RFC 8288 `Link` header to the next page, repeating limit and status; none on the last page. */
-export function nextPageHeaders(query: ListPetsQuery, lastId: number | undefined): Record<string, string> {
-  if (lastId === undefined) return {};
-  const next = new URLSearchParams({ limit: String(query.limit) });
-  if (query.status) next.set('status', query.status);
-  next.set('cursor', sealCursor(lastId, query));
-  return { Link: `<${BASE_PATH}/pets?${next}>; rel="next"` };
+export function createCursors(secret: string) {
+  if (secret.length < CURSOR_SECRET_MIN_LENGTH) {
+    throw new Error(`The cursor secret must be at least ${CURSOR_SECRET_MIN_LENGTH} characters.`);
+  }
+  const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
+
+  function sealCursor(lastId: number, query: Pick<ListPetsQuery, 'status'>): string {
+    const payload = [VERSION, filterOf(query), lastId].join(':');
+    return `${Buffer.from(payload).toString('base64url')}.${mac(payload).toString('base64url')}`;
+  }
+
+  /** The id a cursor continues after; 400 for any cursor this service did not issue for this filter. */
+  function openCursor(query: Pick<ListPetsQuery, 'status' | 'cursor'>): number | undefined {
+    if (query.cursor === undefined) return undefined;
+    const [encodedPayload = '', encodedMac = '', ...rest] = query.cursor.split('.');
+    const payload = Buffer.from(encodedPayload, 'base64url').toString();
+    const expected = mac(payload);
+    const given = Buffer.from(encodedMac, 'base64url');
+    const authentic =
+      rest.length === 0 &&
+      given.length === expected.length &&
+      timingSafeEqual(given, expected) &&
+      encodedPayload === Buffer.from(payload).toString('base64url') &&
+      encodedMac === given.toString('base64url');
+    const [version, filter, lastId] = payload.split(':');
+    if (!authentic || version !== VERSION || filter !== filterOf(query)) throw invalidCursor();
+    return Number(lastId);
+  }
+
+  /** The RFC 8288 `Link` header to the next page, repeating limit and status; none on the last page. */
+  function nextPageHeaders(query: ListPetsQuery, lastId: number | undefined): Record<string, string> {
+    if (lastId === undefined) return {};
+    const next = new URLSearchParams({ limit: String(query.limit) });
+    if (query.status) next.set('status', query.status);
+    next.set('cursor', sealCursor(lastId, query));
+    return { Link: `<${BASE_PATH}/pets?${next}>; rel="next"` };
+  }
+
+  return { openCursor, nextPageHeaders };
 }

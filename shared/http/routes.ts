@@ -1,14 +1,13 @@
-// The one definition of the API's surface: stage, routes, authorizer settings and the headers of
-// the deprecated operation. The CDK stack, the handlers, the local server and the OpenAPI
-// generator all read it, so they cannot drift apart.
+// The one definition of the API's surface: stage, routes and authorizer settings. The CDK stack,
+// the handlers, the local server and the OpenAPI generator all read it, so they cannot drift apart.
 
 export const STAGE_NAME = 'v1';
 export const BASE_PATH = `/${STAGE_NAME}`;
 
 export const ROUTES = [
-  { operationId: 'listPets', method: 'GET', path: '/pets', entry: 'functions/list-pets.ts' },
-  { operationId: 'createPet', method: 'POST', path: '/pets', entry: 'functions/create-pet.ts' },
-  { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', entry: 'functions/get-pet.ts' },
+  { operationId: 'listPets', method: 'GET', path: '/pets' },
+  { operationId: 'createPet', method: 'POST', path: '/pets' },
+  { operationId: 'getPet', method: 'GET', path: '/pets/{petId}' },
 ] as const;
 
 export type Route = (typeof ROUTES)[number];
@@ -34,10 +33,3 @@ export const AUTHORIZER = {
 } as const;
 
 export const petLocation = (id: number) => `${BASE_PATH}/pets/${id}`;
-
-/** getPet is deprecated since 2026-01-01 (RFC 9745) and removed on 2030-12-05 (RFC 8594). */
-export const GET_PET_DEPRECATION_HEADERS = {
-  Deprecation: '@1767225600',
-  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
-  Link: `<${BASE_PATH}/pets>; rel="successor-version"`,
-} as const;

@@ -1,97 +1,66 @@
 // API keys live in the table only as SHA-256 hashes, with an id, a name and timestamps. A key has
 // 256 random bits, so a fast hash is enough: there is nothing to brute-force.
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, send, sendConditional, tableName } from '#shared/store/dynamodb.ts';
-import { API_KEY_PARTITION, IF_ABSENT, apiKeyKey } from '#shared/store/table.ts';
+import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
+import { API_KEY_PARTITION, TABLE_KEY, apiKeyItemKey } from '#shared/store/table.ts';
 
 export type ApiKeyRecord = { id: string; name: string; createdAt: string; revokedAt?: string };
 export type IssuedApiKey = ApiKeyRecord & { key: string };
-
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
-
-/** Stores a key's hash with a new record; false when that key is already stored. */
-async function storeApiKey(name: string, key: string): Promise<IssuedApiKey | undefined> {
-  const record: ApiKeyRecord = {
-    id: `key_${randomBytes(8).toString('hex')}`,
-    name,
-    createdAt: new Date().toISOString(),
-  };
-  const stored = await sendConditional(() =>
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...apiKeyKey(hashApiKey(key)), type: 'apiKey', ...record },
-        ConditionExpression: IF_ABSENT,
-      }),
-    ),
-  );
-  return stored ? { ...record, key } : undefined;
-}
-
-/** Issues a new random key: 256 bits, so it cannot collide with a stored one. */
-export async function issueApiKey(name: string): Promise<IssuedApiKey> {
-  const issued = await storeApiKey(name, `psk_${randomBytes(32).toString('base64url')}`);
-  if (!issued) throw new Error('A fresh random key is already stored');
-  return issued;
-}
-
-/** Accepts a key chosen elsewhere (the local server's PETSTORE_API_KEY); undefined when already accepted. */
-export const registerApiKey = storeApiKey;
-
-const toRecord = ({ id, name, createdAt, revokedAt }: Record<string, unknown>) =>
-  ({ id, name, createdAt, ...(revokedAt ? { revokedAt } : {}) }) as ApiKeyRecord;
-
 /** An active key and its hash (which is also its API Gateway usage plan key). */
 export type ActiveApiKey = ApiKeyRecord & { hash: string };
 
-/** The active (not revoked) key with this plain value, if any: one GetItem. */
-export async function findActiveApiKey(key: string): Promise<ActiveApiKey | undefined> {
-  const hash = hashApiKey(key);
-  const { Item } = await send(() =>
-    documentClient.send(new GetCommand({ TableName: tableName, Key: apiKeyKey(hash) })),
-  );
-  return Item && !Item.revokedAt ? { ...toRecord(Item), hash } : undefined;
-}
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
-async function apiKeyItems() {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await send(() =>
-      documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :keys',
-          ExpressionAttributeValues: { ':keys': API_KEY_PARTITION },
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
+const toRecord = ({ id, name, createdAt, revokedAt }: Item): ApiKeyRecord => ({
+  id,
+  name,
+  createdAt,
+  ...(revokedAt && { revokedAt }),
+});
 
-export async function listApiKeys(): Promise<ApiKeyRecord[]> {
-  return (await apiKeyItems()).map(toRecord);
-}
+export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;
 
-/** Marks a key revoked; returns it, or undefined when no key has this id. */
-export async function revokeApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-  const item = (await apiKeyItems()).find((candidate) => candidate.id === id);
-  if (!item) return undefined;
-  const revokedAt = (item.revokedAt as string | undefined) ?? new Date().toISOString();
-  await send(() =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: 'SET revokedAt = :revokedAt',
-        ExpressionAttributeValues: { ':revokedAt': revokedAt },
-      }),
-    ),
-  );
-  return toRecord({ ...item, revokedAt });
+export function createApiKeyStore(table: TableGateway) {
+  /** Stores a key's hash with a new record; undefined when that key is already stored. */
+  async function store(name: string, key: string): Promise<IssuedApiKey | undefined> {
+    const record: ApiKeyRecord = {
+      id: `key_${randomBytes(8).toString('hex')}`,
+      name,
+      createdAt: new Date().toISOString(),
+    };
+    const stored = await table.putIfAbsent({ ...apiKeyItemKey(hashApiKey(key)), type: 'apiKey', ...record });
+    return stored ? { ...record, key } : undefined;
+  }
+
+  const items = () => table.query({ partition: API_KEY_PARTITION });
+
+  return {
+    /** Issues a new random key: 256 bits, so it cannot collide with a stored one. */
+    async issue(name: string): Promise<IssuedApiKey> {
+      const issued = await store(name, `psk_${randomBytes(32).toString('base64url')}`);
+      if (!issued) throw new Error('A fresh random key is already stored');
+      return issued;
+    },
+
+    /** Accepts a key chosen elsewhere (the local server's PETSTORE_API_KEY). */
+    register: store,
+
+    /** The active (not revoked) key with this plain value, if any: one eventually consistent GetItem. */
+    async findActive(key: string): Promise<ActiveApiKey | undefined> {
+      const hash = hashApiKey(key);
+      const item = await table.get(apiKeyItemKey(hash), { consistent: false });
+      return item && !item.revokedAt ? { ...toRecord(item), hash } : undefined;
+    },
+
+    list: async (): Promise<ApiKeyRecord[]> => (await items()).map(toRecord),
+
+    /** Marks a key revoked; returns it, or undefined when no key has this id. */
+    async revoke(id: string): Promise<ApiKeyRecord | undefined> {
+      const item = (await items()).find((candidate) => candidate.id === id);
+      if (!item) return undefined;
+      const revokedAt: string = item.revokedAt ?? new Date().toISOString();
+      await table.update(apiKeyItemKey(item[TABLE_KEY.sortKey]), { set: { revokedAt } });
+      return toRecord({ ...item, revokedAt });
+    },
+  };
 }

@@ -1,32 +1,20 @@
 // Pet ids come from one atomic counter, leased in blocks: each process reserves a block with a
 // single UpdateItem ADD and hands its ids out one by one. Ids are unique across any number of
 // concurrent processes without transactions, and a create costs 1 + 1/ID_BLOCK_SIZE writes.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PET_ID_MAX } from '#shared/schemas.ts';
-import { documentClient, send, tableName } from '#shared/store/dynamodb.ts';
-import { petIdCounterKey } from '#shared/store/table.ts';
+import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { petIdCounterItemKey } from '#shared/store/table.ts';
 
 const ID_BLOCK_SIZE = 50;
 
-export function createIdAllocator() {
+export function createIdAllocator(table: TableGateway) {
   let next = 1;
   let last = 0;
   let leasing: Promise<void> | undefined;
 
   async function leaseBlock(): Promise<void> {
-    const { Attributes } = await send(() =>
-      documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: petIdCounterKey,
-          UpdateExpression: 'ADD #value :block',
-          ExpressionAttributeNames: { '#value': 'value' },
-          ExpressionAttributeValues: { ':block': ID_BLOCK_SIZE },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      ),
-    );
-    const blockEnd = Number(Attributes?.value);
+    const counter = await table.update(petIdCounterItemKey, { add: { value: ID_BLOCK_SIZE } });
+    const blockEnd = Number(counter?.value);
     if (!Number.isSafeInteger(blockEnd) || blockEnd > PET_ID_MAX) throw new Error('Pet id space exhausted');
     next = blockEnd - ID_BLOCK_SIZE + 1;
     last = blockEnd;

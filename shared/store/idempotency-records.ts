@@ -1,88 +1,66 @@
 // Idempotency records on the single table, one per (API key, Idempotency-Key). A record is
-// claimed IN_PROGRESS with the pet id it will use, and completed with the pet it produced. Every
-// step is one conditional write, so two requests can never both own a record.
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// claimed `in_progress` with the pet id it will use and a lock, and becomes `completed` with the
+// pet it produced. Every step is one conditional write, so two requests can never both own a record.
 import type { Pet } from '#shared/schemas.ts';
-import { documentClient, send, sendConditional, tableName } from '#shared/store/dynamodb.ts';
+import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { toPet } from '#shared/store/pet-item.ts';
-import type { idempotencyKey } from '#shared/store/table.ts';
-import { IF_ABSENT, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import type { idempotencyItemKey } from '#shared/store/table.ts';
+import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 
-export type IdempotencyRecord = {
-  fingerprint: string;
-  petId: number;
-  lockedUntil: number;
-  pet?: Pet;
-};
+export type RecordKey = ReturnType<typeof idempotencyItemKey>;
 
-type RecordKey = ReturnType<typeof idempotencyKey>;
+export type IdempotencyRecord =
+  /** Owned by a request in flight until `lockedUntil` (ms); after it, another may take it over. */
+  | { status: 'in_progress'; fingerprint: string; petId: number; lockedUntil: number }
+  | { status: 'completed'; fingerprint: string; petId: number; pet: Pet };
 
-/** Claims the key for a new request; false when a live record already holds it. */
-export function claim(
-  key: RecordKey,
-  record: Omit<IdempotencyRecord, 'pet'>,
-  now = Date.now(),
-): Promise<boolean> {
-  return sendConditional(() =>
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...key,
-          type: 'idempotency',
-          ...record,
-          [TTL_ATTRIBUTE]: Math.floor(now / 1000) + RECORD_TTL_SECONDS,
-        },
-        // DynamoDB deletes expired items lazily (and dynalite never): an expired record is free.
-        ConditionExpression: `${IF_ABSENT} OR #expiresAt < :now`,
-        ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
-      }),
-    ),
-  );
-}
+export type IdempotencyRecords = ReturnType<typeof createIdempotencyRecords>;
 
-export async function read(key: RecordKey): Promise<IdempotencyRecord | undefined> {
-  const now = Date.now();
-  const { Item } = await send(() =>
-    documentClient.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true })),
-  );
-  if (!Item || Item[TTL_ATTRIBUTE] < Math.floor(now / 1000)) return undefined;
-  const { fingerprint, petId, lockedUntil, pet } = Item;
+export function createIdempotencyRecords(table: TableGateway) {
+  /** Only the owner, who knows the lock it set, may change an in-progress record. */
+  const ownedBy = (lockedUntil: number) => ({ status: 'in_progress', lockedUntil });
+
   return {
-    fingerprint,
-    petId: Number(petId),
-    lockedUntil: Number(lockedUntil),
-    ...(pet && { pet: toPet(pet) }),
+    /** Claims the key for a new request; false when a live record already holds it. */
+    claim(
+      key: RecordKey,
+      claim: { fingerprint: string; petId: number; lockedUntil: number },
+      now = Date.now(),
+    ): Promise<boolean> {
+      const expiresAt = Math.floor(now / 1000) + RECORD_TTL_SECONDS;
+      return table.putIfAbsent(
+        { ...key, type: 'idempotency', status: 'in_progress', ...claim, [TTL_ATTRIBUTE]: expiresAt },
+        { orExpired: true },
+      );
+    },
+
+    async read(key: RecordKey): Promise<IdempotencyRecord | undefined> {
+      const item = await table.get(key);
+      if (!item || item[TTL_ATTRIBUTE] < Math.floor(Date.now() / 1000)) return undefined;
+      const { fingerprint, petId } = item;
+      return item.status === 'completed'
+        ? { status: 'completed', fingerprint, petId: Number(petId), pet: toPet(item.pet) }
+        : { status: 'in_progress', fingerprint, petId: Number(petId), lockedUntil: Number(item.lockedUntil) };
+    },
+
+    /** Moves the lock (and the pet id), only if the lock is still the one `seenLockedUntil` names. */
+    async relock(
+      key: RecordKey,
+      seenLockedUntil: number,
+      changes: { lockedUntil: number; petId?: number },
+    ): Promise<boolean> {
+      return (await table.update(key, { set: changes, expected: ownedBy(seenLockedUntil) })) !== undefined;
+    },
+
+    /** Lets an immediate retry take over (with the same pet id) instead of waiting out the lock. */
+    async release(key: RecordKey, lockedUntil: number): Promise<void> {
+      await table.update(key, { set: { lockedUntil: 0 }, expected: ownedBy(lockedUntil) });
+    },
+
+    async complete(key: RecordKey, lockedUntil: number, pet: Pet): Promise<void> {
+      await table.update(key, { set: { status: 'completed', pet }, expected: ownedBy(lockedUntil) });
+    },
   };
-}
-
-/** Moves the in-flight lock, only if nobody moved it since `seenLockedUntil` was read. */
-export function relock(key: RecordKey, seenLockedUntil: number, lockedUntil: number): Promise<boolean> {
-  return sendConditional(() =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET lockedUntil = :new',
-        ConditionExpression: 'lockedUntil = :seen AND attribute_not_exists(pet)',
-        ExpressionAttributeValues: { ':new': lockedUntil, ':seen': seenLockedUntil },
-      }),
-    ),
-  );
-}
-
-export async function complete(key: RecordKey, pet: Pet): Promise<void> {
-  await send(() =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'SET pet = :pet, lockedUntil = :done',
-        ExpressionAttributeValues: { ':pet': pet, ':done': 0 },
-      }),
-    ),
-  );
 }

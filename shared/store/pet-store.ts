@@ -1,5 +1,5 @@
 // What the handlers need from storage, independent of DynamoDB.
-import type { NewPet, Pet, PetStatus } from '#shared/schemas.ts';
+import type { Pet, PetStatus } from '#shared/schemas.ts';
 
 export type PetPageRequest = {
   limit: number;
@@ -14,13 +14,13 @@ export type PetPage = {
   lastId?: number;
 };
 
+/** A write never replaces a pet: when the id is taken, what is stored there comes back instead. */
+export type InsertResult = { inserted: true } | { inserted: false; occupant: Pet | undefined };
+
 export interface PetStore {
-  /** A new pet with a fresh id. */
-  create(pet: NewPet): Promise<Pet>;
-  /** A fresh id, for a pet inserted later (idempotent creates fix the id first). */
+  /** A fresh id from the counter. An idempotent create fixes it in its record before the write. */
   reserveId(): Promise<number>;
-  /** Writes a pet under its id; when the id is taken, returns the pet already stored there. */
-  insert(pet: Pet): Promise<Pet>;
+  insert(pet: Pet): Promise<InsertResult>;
   get(id: bigint): Promise<Pet | undefined>;
   list(request: PetPageRequest): Promise<PetPage>;
 }

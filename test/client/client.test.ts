@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPetStoreClient } from '#client/src/index.ts';
 import type { PetStoreClientOptions } from '#client/src/index.ts';
 import { petStoreTour } from '#client/example.ts';
-import { startLocalServer } from '#local/server.ts';
-import type { LocalServer } from '#local/server.ts';
+import { startTestServer } from '#test/support/http.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
@@ -26,11 +25,11 @@ async function contractCheckedFetch(request: Request): Promise<Response> {
   return response;
 }
 
-let server: LocalServer;
+let server: Awaited<ReturnType<typeof startTestServer>>;
 let options: PetStoreClientOptions;
 
 beforeAll(async () => {
-  server = await startLocalServer({ port: 0 });
+  server = await startTestServer();
   options = { baseUrl: `${server.url}/v1`, apiKey: server.apiKey, fetch: contractCheckedFetch };
 });
 afterAll(() => server.close());

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLocalServer } from '#local/server.ts';
+import { startTestServer } from '#test/support/http.ts';
 import { runNpm } from '#test/support/npm.ts';
 import { runNode } from '#test/support/process.ts';
 import type { NodeRun } from '#test/support/process.ts';
@@ -71,10 +71,12 @@ describe('npm pack ./client', () => {
       readdirSync(join(project, 'node_modules/@petstore-api/client', dir)).sort();
     expect(shipped('.')).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
     expect(shipped('dist')).toEqual([
+      'api-json.d.ts',
+      'api-json.js',
+      'exact-json.d.ts',
+      'exact-json.js',
       'index.d.ts',
       'index.js',
-      'json.d.ts',
-      'json.js',
       'schema.d.ts',
       'schema.js',
     ]);
@@ -116,7 +118,7 @@ describe('a store client in strict TypeScript', () => {
 
 describe('a store client in plain ESM JavaScript', () => {
   it('creates with the largest categoryId, reads it back exactly, walks pages and gets a typed 404', async () => {
-    const server = await startLocalServer({ port: 0 });
+    const server = await startTestServer();
     try {
       const run = await runInProject(['consumer.mjs'], {
         PETSTORE_BASE_URL: `${server.url}/v1`,

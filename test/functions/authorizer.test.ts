@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { handler as authorize } from '#functions/authorizer.ts';
-import { hashApiKey, issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
+import { hashApiKey } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
+
+const { authorizer: authorize } = testFunctions;
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/pets';
 const event = (authorizationToken: string): APIGatewayTokenAuthorizerEvent => ({
@@ -16,8 +17,7 @@ const event = (authorizationToken: string): APIGatewayTokenAuthorizerEvent => ({
 let issued: IssuedApiKey;
 
 beforeAll(async () => {
-  await createTestTable();
-  issued = await issueApiKey('test client');
+  issued = await testApiKeys.issue('test client');
 });
 
 describe('the TOKEN authorizer', () => {
@@ -54,17 +54,20 @@ describe('the TOKEN authorizer', () => {
 
   it('issues random keys of 256 bits and stores only their hash', async () => {
     expect(issued.key).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
-    const other = await issueApiKey('other');
+    const other = await testApiKeys.issue('other');
     expect(other.key).not.toBe(issued.key);
-    const listed = await listApiKeys();
+    const listed = await testApiKeys.list();
     expect(listed.map((key) => key.id)).toEqual(expect.arrayContaining([issued.id, other.id]));
     expect(JSON.stringify(listed)).not.toContain(issued.key);
   });
 
   it('refuses a revoked key at once', async () => {
-    const doomed = await issueApiKey('doomed');
+    const doomed = await testApiKeys.issue('doomed');
     expect((await authorize(event(`Bearer ${doomed.key}`), lambdaContext())).principalId).toBe(doomed.id);
-    expect(await revokeApiKey(doomed.id)).toMatchObject({ id: doomed.id, revokedAt: expect.any(String) });
+    expect(await testApiKeys.revoke(doomed.id)).toMatchObject({
+      id: doomed.id,
+      revokedAt: expect.any(String),
+    });
     await expect(authorize(event(`Bearer ${doomed.key}`), lambdaContext())).rejects.toThrow(/^Unauthorized$/);
   });
 });

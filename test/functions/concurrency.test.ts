@@ -1,11 +1,9 @@
-import { beforeAll, expect, it } from '@jest/globals';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as getPet } from '#functions/get-pet.ts';
+import { expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { createPetRequest, getPetRequest, invoke } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { createPetRequest, getPetRequest, invoke } from '#local/proxy-requests.ts';
+import { testFunctions } from '#test/support/test-table.ts';
 
-beforeAll(createTestTable);
+const { createPet, getPet } = testFunctions;
 
 it('gives 200 parallel creates 200 distinct ids, all readable', async () => {
   const responses = await Promise.all(

@@ -1,11 +1,8 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as getPet } from '#functions/get-pet.ts';
-import { handler as listPets } from '#functions/list-pets.ts';
-import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { describe, expect, it } from '@jest/globals';
+import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
+import { testFunctions } from '#test/support/test-table.ts';
 
-beforeAll(createTestTable);
+const { createPet, getPet, listPets } = testFunctions;
 
 const petCount = async () =>
   ((await invoke(listPets, listPetsRequest('limit=100'))).json as unknown[]).length;

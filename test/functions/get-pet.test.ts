@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as getPet } from '#functions/get-pet.ts';
 import type { Pet } from '#shared/schemas.ts';
-import { createPetRequest, getPetRequest, invoke } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { createPetRequest, getPetRequest, invoke } from '#local/proxy-requests.ts';
+import { testFunctions } from '#test/support/test-table.ts';
+
+const { createPet, getPet } = testFunctions;
 
 const DEPRECATION = {
   Deprecation: '@1767225600',
@@ -14,7 +14,6 @@ const DEPRECATION = {
 let pet: Pet;
 
 beforeAll(async () => {
-  await createTestTable();
   pet = (await invoke(createPet, createPetRequest({ name: 'Rex', categoryId: 12, status: 'sold' })))
     .json as Pet;
 });

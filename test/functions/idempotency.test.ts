@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as listPets } from '#functions/list-pets.ts';
+import { describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { petStore } from '#shared/store/dynamodb-pet-store.ts';
-import { RECORD_TTL_SECONDS, claim, read } from '#shared/store/idempotency-records.ts';
+import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import { RECORD_TTL_SECONDS, createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
-import { idempotencyKey } from '#shared/store/table.ts';
-import { AUTHORIZED, createPetRequest, invoke, listPetsRequest } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { idempotencyItemKey } from '#shared/store/table.ts';
+import { AUTHORIZED, createPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
+import { testFunctions, testTable } from '#test/support/test-table.ts';
 
-beforeAll(createTestTable);
+const { createPet, listPets } = testFunctions;
+// What a request that died half-way left behind, written as the function writes it.
+const petStore = createDynamoDbPetStore(testTable);
+const { claim, read } = createIdempotencyRecords(testTable);
 
 let counter = 0;
 const freshKey = () => `key-${++counter}-${Date.now()}`;
@@ -20,7 +21,7 @@ const post = (body: unknown, key?: string, principalId = AUTHORIZED.principalId)
 };
 const allPets = async () => (await invoke(listPets, listPetsRequest('limit=100'))).json as Pet[];
 const recordKeyOf = (key: string, scope = AUTHORIZED.principalId) =>
-  idempotencyKey(scope, createHash('sha256').update(key).digest('hex'));
+  idempotencyItemKey(scope, createHash('sha256').update(key).digest('hex'));
 
 describe('Idempotency-Key on createPet', () => {
   it('replays the same Animal for the same key and body, creating nothing', async () => {
@@ -77,7 +78,8 @@ describe('Idempotency-Key on createPet', () => {
     const response = await post({ name: 'Phoenix', categoryId: 1 }, key);
     expect(response.status).toBe(201);
     expect((response.json as Pet).id).toBe(petId);
-    expect((await read(recordKeyOf(key)))?.pet).toEqual({
+    expect(await read(recordKeyOf(key))).toMatchObject({ status: 'completed' });
+    expect(((await read(recordKeyOf(key))) as { pet: Pet }).pet).toEqual({
       id: petId,
       name: 'Phoenix',
       categoryId: 1n,
@@ -88,12 +90,13 @@ describe('Idempotency-Key on createPet', () => {
   it('finishes a request that died after writing the pet without creating a second one', async () => {
     const key = freshKey();
     const fingerprint = createHash('sha256').update('{"categoryId":1,"name":"Twice"}').digest('hex');
-    const pet = await petStore.insert({
+    const pet = {
       id: await petStore.reserveId(),
       name: 'Twice',
       categoryId: 1n,
-      status: 'available',
-    });
+      status: 'available' as const,
+    };
+    expect(await petStore.insert(pet)).toEqual({ inserted: true });
     await claim(recordKeyOf(key), { fingerprint, petId: pet.id, lockedUntil: Date.now() - 1 });
     const before = await allPets();
     const response = await post({ name: 'Twice', categoryId: 1 }, key);

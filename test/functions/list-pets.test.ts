@@ -1,17 +1,16 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as listPets } from '#functions/list-pets.ts';
 import type { Pet } from '#shared/schemas.ts';
-import { createPetRequest, invoke, listPetsRequest } from '#test/support/invoke.ts';
-import type { Response } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { createPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
+import type { Response } from '#local/proxy-requests.ts';
+import { testFunctions } from '#test/support/test-table.ts';
+
+const { createPet, listPets } = testFunctions;
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
 const TOTAL = 45;
 const created: Pet[] = [];
 
 beforeAll(async () => {
-  await createTestTable();
   for (let i = 0; i < TOTAL; i++) {
     const response = await invoke(
       createPet,

@@ -1,30 +1,27 @@
 // Powertools metrics in embedded metric format, as CloudWatch reads them from stdout.
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
-import type {
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  APIGatewayTokenAuthorizerEvent,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { createLocalFunctions } from '#local/local-functions.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { createPetRequest } from '#test/support/invoke.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { createObservability } from '#shared/observability.ts';
+import { createPetRequest } from '#local/proxy-requests.ts';
+import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 // What Lambda sets for an on-demand instance; Powertools counts cold starts only then.
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
-// Loaded only now, so that Powertools reads the settings above.
-const { handler: createPet } = (await import('#functions/create-pet.ts')) as {
-  handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-};
-const { handler: authorize } = await import('#functions/authorizer.ts');
+// Powertools reads the settings above when the functions' Logger and Metrics are built.
+const { createPet, authorizer: authorize } = createLocalFunctions({
+  table: testTable,
+  cursorSecret: TEST_CURSOR_SECRET,
+  observability: createObservability(),
+});
 
 let stdout = '';
 const write = process.stdout.write.bind(process.stdout);
 beforeAll(async () => {
-  await createTestTable();
   jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     stdout += chunk.toString();
     return true;

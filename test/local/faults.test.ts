@@ -1,27 +1,39 @@
 // DynamoDB faults behind the real local server: unreachable or throttling, the client gets
 // 503 service_unavailable with Retry-After, never a hang or a stack trace; what was created is kept.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLocalFunctions } from '#local/local-functions.ts';
+import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
+import { startLocalServer } from '#local/server.ts';
 import type { LocalServer } from '#local/server.ts';
 import type { Pet } from '#shared/schemas.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startFaultyDynamoDb } from '#test/support/faulty-dynamodb.ts';
 import { httpClient } from '#test/support/http.ts';
 import type { HttpResponse } from '#test/support/http.ts';
+import { TEST_CURSOR_SECRET } from '#test/support/test-table.ts';
 
 let dynamoDb: Awaited<ReturnType<typeof startFaultyDynamoDb>>;
+let local: LocalDynamoDb;
 let server: LocalServer;
 let request: ReturnType<typeof httpClient>;
 
 beforeAll(async () => {
   dynamoDb = await startFaultyDynamoDb(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '');
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoDb.endpoint;
-  // Loaded only now, so that the shared DynamoDB client is built on the proxy's endpoint.
-  const { startLocalServer } = await import('#local/server.ts');
-  server = await startLocalServer({ port: 0 });
-  request = httpClient(server);
+  local = await openLocalDynamoDb({
+    endpoint: dynamoDb.endpoint,
+    tableName: `petstore-faults-${randomUUID()}`,
+  });
+  const functions = createLocalFunctions({ table: local.table, cursorSecret: TEST_CURSOR_SECRET });
+  server = await startLocalServer({ functions, port: 0 });
+  const { key } = await createApiKeyStore(local.table).issue('faults');
+  request = httpClient({ url: server.url, apiKey: key });
 });
 
 afterAll(async () => {
   await server.close();
+  await local.close();
   await dynamoDb.close();
 });
 

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { issueApiKey, listApiKeys, revokeApiKey } from '#shared/store/api-key-store.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { useTestServer } from '#test/support/http.ts';
+import { testApiKeys } from '#test/support/test-table.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 
 const { request, running } = useTestServer();
@@ -46,11 +46,11 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key at once', async () => {
-    const issued = await issueApiKey('short-lived');
+    const issued = await testApiKeys.issue('short-lived');
     expect((await request('/v1/pets', { key: issued.key })).status).toBe(200);
-    await revokeApiKey(issued.id);
+    await testApiKeys.revoke(issued.id);
     expectError(await request('/v1/pets', { key: issued.key }), 401, 'unauthorized');
-    expect((await listApiKeys()).find((key) => key.id === issued.id)?.revokedAt).toBeDefined();
+    expect((await testApiKeys.list()).find((key) => key.id === issued.id)?.revokedAt).toBeDefined();
   });
 });
 

@@ -4,12 +4,13 @@ import { describe, expect, it } from '@jest/globals';
 import { GetApiKeysCommand } from '@aws-sdk/client-api-gateway';
 import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
 
-function recordingClient(apiKeys: { id: string; name: string }[] = []) {
+function recordingClient(apiKeys: { id: string; name: string }[] = [], failing: string[] = []) {
   const sent: { command: string; input: unknown }[] = [];
   return {
     sent,
     send: async (command: { constructor: { name: string }; input: unknown }) => {
       sent.push({ command: command.constructor.name, input: command.input });
+      if (failing.includes(command.constructor.name)) throw new Error(`${command.constructor.name} refused`);
       if (command instanceof GetApiKeysCommand) return { items: apiKeys };
       return { id: 'apigw-key-1' };
     },
@@ -27,6 +28,21 @@ describe('usage plan keys', () => {
         input: { usagePlanId: 'plan-1', keyId: 'apigw-key-1', keyType: 'API_KEY' },
       },
     ]);
+  });
+
+  it('deletes the API Gateway key again when the usage plan refuses it, and says so', async () => {
+    const client = recordingClient([], ['CreateUsagePlanKeyCommand']);
+    await expect(addToUsagePlan(client as never, 'plan-1', 'key_abc', 'f'.repeat(64))).rejects.toThrow(
+      'adding key_abc to usage plan plan-1 failed (CreateUsagePlanKeyCommand refused); the API Gateway key was deleted again.',
+    );
+    expect(client.sent.at(-1)).toEqual({ command: 'DeleteApiKeyCommand', input: { apiKey: 'apigw-key-1' } });
+  });
+
+  it('names the API Gateway key left behind when it cannot be deleted either', async () => {
+    const client = recordingClient([], ['CreateUsagePlanKeyCommand', 'DeleteApiKeyCommand']);
+    await expect(addToUsagePlan(client as never, 'plan-1', 'key_abc', 'f'.repeat(64))).rejects.toThrow(
+      'the API Gateway key apigw-key-1 could not be deleted: delete it by hand.',
+    );
   });
 
   it('disables the API Gateway key with exactly that name', async () => {

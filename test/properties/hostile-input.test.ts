@@ -4,19 +4,20 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { handleGatewayRequest } from '#local/api-gateway.ts';
+import { createApiGateway } from '#local/api-gateway.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
-import { petStore } from '#shared/store/dynamodb-pet-store.ts';
-import { issueApiKey } from '#shared/store/api-key-store.ts';
+import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';
+
+const handleGatewayRequest = createApiGateway(testFunctions);
+const petStore = createDynamoDbPetStore(testTable);
 
 let key: string;
 let accepted = 0;
 
 beforeAll(async () => {
-  await createTestTable();
-  key = (await issueApiKey('properties')).key;
+  key = (await testApiKeys.issue('properties')).key;
 });
 
 type Call = { method: string; target: string; headers?: [string, string][]; body?: Buffer | string };

@@ -2,16 +2,13 @@
 // REST (v1) proxy events of stage v1 carrying the authorizer's context, and a TOKEN event. Each is
 // run through its real handler on the embedded DynamoDB, in the order a client would call them.
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { handler as authorizer } from '#functions/authorizer.ts';
-import { handler as createPet } from '#functions/create-pet.ts';
-import { handler as getPet } from '#functions/get-pet.ts';
-import { handler as listPets } from '#functions/list-pets.ts';
 import { AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
-import { registerApiKey } from '#shared/store/api-key-store.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
-import { createTestTable } from '#test/support/table.ts';
+import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
+
+const { authorizer, createPet, getPet, listPets } = testFunctions;
 
 const readEvent = <T>(name: string) => JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as T;
 
@@ -21,8 +18,6 @@ const ROUTE_EVENTS = {
   getPet: readEvent<APIGatewayProxyEvent>('get-pet'),
 };
 const authorizerEvent = readEvent<APIGatewayTokenAuthorizerEvent>('authorizer');
-
-beforeAll(createTestTable);
 
 describe.each(ROUTES)('events for $operationId', (route) => {
   const event = ROUTE_EVENTS[route.operationId];
@@ -69,7 +64,7 @@ describe('the handlers answer the sample events', () => {
 
   test('the authorizer allows the whole stage for a known key, and refuses an unknown one', async () => {
     await expect(authorizer(authorizerEvent, lambdaContext())).rejects.toThrow('Unauthorized');
-    const key = await registerApiKey(
+    const key = await testApiKeys.register(
       'sam local sample',
       authorizerEvent.authorizationToken.replace(/^Bearer /, ''),
     );

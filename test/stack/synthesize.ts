@@ -1,5 +1,5 @@
-// Synthesizes the app once, offline (no account, no Docker: local esbuild), into a temporary
-// directory, and gives each stage's template with the lookups the stack tests share.
+// Synthesizes the app once per test file, offline (no account, no Docker: local esbuild), into a
+// temporary directory, and gives each stage's template with the lookups the stack tests share.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ export type Resource = {
 export type SynthesizedStage = {
   name: StageName;
   settings: StageSettings;
+  /** What the stage's removal policy makes of its table, secret, log groups and alarm key. */
+  deletionPolicy: 'Retain' | 'Delete';
   template: Template;
   /** The resource with this logical id; fails when there is none. */
   resource: (logicalId: string) => Resource;
@@ -34,7 +36,11 @@ export function defined<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-export function synthesizeApp() {
+/**
+ * Bundling the functions is most of a synthesis, and only the bundle tests read the bundles:
+ * without them, the templates differ in nothing but the functions' asset hashes and paths.
+ */
+export function synthesizeApp({ bundle = false } = {}) {
   const app = new App({
     outdir: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
     context: {
@@ -42,6 +48,8 @@ export function synthesizeApp() {
       ...(JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: object }).context,
       // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too.
       'aws:cdk:enable-asset-metadata': true,
+      // What the cdk CLI sets to bundle only the stacks it works on: here, none.
+      ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
     },
   });
   const stages = addPetstoreStages(app);
@@ -52,6 +60,7 @@ export function synthesizeApp() {
     return {
       name,
       settings: STAGE_SETTINGS[name],
+      deletionPolicy: STAGE_SETTINGS[name].removalPolicy === 'retain' ? 'Retain' : 'Delete',
       template,
       resource: (logicalId) => defined(resources[logicalId], `resource ${logicalId}`),
       all,

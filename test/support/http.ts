@@ -2,8 +2,8 @@
 // checked against openapi.json.
 import { afterAll, beforeAll } from '@jest/globals';
 import { startLocalServer } from '#local/server.ts';
-import type { LocalServer } from '#local/server.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
+import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
 
 export type HttpResponse = { status: number; headers: Headers; text: string; json: unknown };
 
@@ -15,18 +15,33 @@ export type RequestOptions = {
   key?: string | null;
 };
 
-/** A local server for the test file's lifetime; `request` is ready from beforeAll on. */
+/** A server's address and the API key its requests send by default. */
+export type TestServer = { url: string; apiKey: string };
+
+/** A local server on the test file's table, with a key of its own. */
+export async function startTestServer(): Promise<TestServer & { close(): Promise<void> }> {
+  const [server, { key }] = await Promise.all([
+    startLocalServer({ functions: testFunctions, port: 0 }),
+    testApiKeys.issue('test'),
+  ]);
+  return { url: server.url, apiKey: key, close: server.close };
+}
+
+/** A test server for the test file's lifetime; `request` is ready from beforeAll on. */
 export function useTestServer() {
-  const running = {} as { server: LocalServer; request: ReturnType<typeof httpClient> };
+  const running = {} as {
+    server: Awaited<ReturnType<typeof startTestServer>>;
+    request: ReturnType<typeof httpClient>;
+  };
   beforeAll(async () => {
-    running.server = await startLocalServer({ port: 0 });
+    running.server = await startTestServer();
     running.request = httpClient(running.server);
   });
   afterAll(() => running.server.close());
   return { request: (target: string, options?: RequestOptions) => running.request(target, options), running };
 }
 
-export function httpClient(server: LocalServer) {
+export function httpClient(server: TestServer) {
   return async function request(target: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const { method = 'GET', body, key = server.apiKey } = options;
     const headers: Record<string, string> = { ...options.headers };

@@ -1,9 +1,5 @@
-// Runs before each test file: its own table name, so files never see each other's pets, and
-// credentials that can only reach the local endpoint set up by global-setup.ts.
-import { randomUUID } from 'node:crypto';
-
-process.env.PETSTORE_TABLE_NAME = `petstore-test-${randomUUID()}`;
-process.env.PETSTORE_CURSOR_SECRET ??= 'test-cursor-secret-of-at-least-32-characters';
+// Runs before each test file: credentials that can only reach the local endpoint set up by
+// global-setup.ts, and quiet Powertools (the observability test turns them back on).
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';

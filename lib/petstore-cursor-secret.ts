@@ -7,7 +7,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
 
-export class CursorSecret extends Secret {
+export class PetstoreCursorSecret extends Secret {
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id, {
       description: `Pet store ${settings.name}: HMAC key of listPets pagination cursors`,

@@ -3,19 +3,13 @@
 import * as z from 'zod/mini';
 import type { $ZodError } from 'zod/v4/core';
 
-/** The contract's request body limit, in bytes. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
 export const ERROR_CATALOGUE = {
   validation_error: { status: 400, message: 'The request is invalid.' },
   unauthorized: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <key>.' },
   not_found: { status: 404, message: 'The requested resource does not exist.' },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this resource.' },
   idempotency_conflict: { status: 409, message: 'The Idempotency-Key is already in use.' },
-  payload_too_large: {
-    status: 413,
-    message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-  },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body must be application/json.' },
   too_many_requests: { status: 429, message: 'Too many requests: slow down and retry later.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },

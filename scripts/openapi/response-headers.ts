@@ -1,7 +1,7 @@
 // Response headers. getPet's deprecation headers are components, referred to from each of its
 // function's responses, so the three are described once.
-import { RETRY_AFTER_SECONDS } from '#shared/errors.ts';
-import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/routes.ts';
+import { RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
+import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation.ts';
 import type { Json } from './objects.ts';
 
 export const header = (description: string, schema: Json, required = true) => ({

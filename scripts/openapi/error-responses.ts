@@ -1,10 +1,11 @@
 // The error catalogue as the document tells it: when each code is answered, and one reusable
 // response per error. The Record over ErrorCode makes a new code fail the type check until it is
 // explained here.
-import { ERROR_CATALOGUE, MAX_BODY_BYTES } from '#shared/errors.ts';
-import type { ErrorCode } from '#shared/errors.ts';
-import { header, RETRY_AFTER } from './headers.ts';
+import { ERROR_CATALOGUE } from '#shared/api-error.ts';
+import type { ApiError, ErrorCode } from '#shared/api-error.ts';
+import { bodyTooLarge, MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import type { Json } from './objects.ts';
+import { header, RETRY_AFTER } from './response-headers.ts';
 
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   validation_error: 'a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor',
@@ -28,7 +29,14 @@ export function errorCatalogueTable(): string {
   return ['| HTTP | code | when |', '|---|---|---|', ...rows].join('\n');
 }
 
-export type ErrorResponse = { code: ErrorCode; status?: number; description: string; headers?: Json };
+export type ErrorResponse = {
+  code: ErrorCode;
+  status?: number;
+  description: string;
+  headers?: Json;
+  /** What the API throws when the catalogue's default message is not what it sends: the example's source. */
+  thrown?: ApiError;
+};
 
 /** One reusable response per error the API answers; idempotency_conflict has two statuses. */
 export const ERROR_RESPONSES = {
@@ -55,7 +63,11 @@ export const ERROR_RESPONSES = {
     status: 422,
     description: 'This `Idempotency-Key` was used with another body.',
   },
-  PayloadTooLarge: { code: 'payload_too_large', description: `The body is over ${MAX_BODY_BYTES} bytes.` },
+  PayloadTooLarge: {
+    code: 'payload_too_large',
+    description: `The body is over ${MAX_BODY_BYTES} bytes.`,
+    thrown: bodyTooLarge(),
+  },
   UnsupportedMediaType: {
     code: 'unsupported_media_type',
     description: 'The body is not `application/json` (a `charset=utf-8` parameter is fine).',

@@ -1,8 +1,8 @@
 // components.schemas: the zod schemas the handlers validate with, plus the descriptions that only
 // the document needs (zod carries none).
-import { ErrorBody } from '#shared/errors.ts';
+import { ErrorBody } from '#shared/api-error.ts';
 import { NewPet, Pet, PetStatus } from '#shared/schemas.ts';
-import { errorCatalogueTable } from './errors.ts';
+import { errorCatalogueTable } from './error-responses.ts';
 import type { Json } from './objects.ts';
 import { zodComponents } from './zod.ts';
 

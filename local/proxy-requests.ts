@@ -1,5 +1,6 @@
 // Drives a handler the way Lambda does: a REST API proxy event (built like the local server
-// builds it, see local/proxy-event.ts) and a Lambda context.
+// builds it, see local/proxy-event.ts) and a Lambda context. The handler tests and the bench's
+// DynamoDB usage both send these requests.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { lambdaContext } from '#local/lambda-context.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';

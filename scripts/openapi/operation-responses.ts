@@ -1,14 +1,24 @@
 // Response objects: each error narrowed to its code and status, and the responses of one operation
 // with the errors API Gateway can answer on any of them.
-import { ERROR_CATALOGUE } from '#shared/errors.ts';
-import { ERROR_RESPONSES } from './errors.ts';
-import type { ErrorResponse, ErrorResponseName } from './errors.ts';
+import { ApiError, ERROR_CATALOGUE } from '#shared/api-error.ts';
+import type { ErrorBody } from '#shared/api-error.ts';
+import { ERROR_RESPONSES } from './error-responses.ts';
+import type { ErrorResponse, ErrorResponseName } from './error-responses.ts';
 import { jsonContent, schemaRef } from './objects.ts';
 import type { Json } from './objects.ts';
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 const statusOf = (response: ErrorResponse) => response.status ?? ERROR_CATALOGUE[response.code].status;
+
+/** What the API sends: the error it throws, or else the catalogue's default message. */
+function exampleBody(response: ErrorResponse, status: number): ErrorBody {
+  const body = (response.thrown ?? new ApiError(response.code, undefined, { status })).toBody();
+  if (body.code !== response.code || body.status !== status) {
+    throw new Error(`The ${response.code} ${status} response's example is a ${body.code} ${body.status}`);
+  }
+  return body;
+}
 
 /** The Error schema narrowed to this response's code and status, so `status` always equals the HTTP status. */
 function errorResponseObject(response: ErrorResponse, extraHeaders: Json = {}): Json {
@@ -22,10 +32,7 @@ function errorResponseObject(response: ErrorResponse, extraHeaders: Json = {}): 
   return {
     description: `\`${response.code}\`: ${response.description}`,
     ...(Object.keys(headers).length > 0 && { headers }),
-    content: jsonContent(
-      { allOf: [schemaRef('Error'), narrowed] },
-      { code: response.code, message: ERROR_CATALOGUE[response.code].message, status },
-    ),
+    content: jsonContent({ allOf: [schemaRef('Error'), narrowed] }, exampleBody(response, status)),
   };
 }
 
@@ -43,7 +50,7 @@ const GATEWAY_ERRORS: ErrorResponseName[] = [
 ];
 
 /** Responses keyed by status in ascending order; errors by reference unless they carry extra headers. */
-export function responses(
+export function operationResponses(
   success: Record<number, Json>,
   errors: ErrorResponseName[],
   extraErrorHeaders?: Json,

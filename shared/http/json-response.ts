@@ -1,7 +1,7 @@
 // The shape of every response the functions send. API Gateway's own responses (lib/) and the
 // local server use the same headers.
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { ApiError } from '#shared/errors.ts';
+import type { ApiError } from '#shared/api-error.ts';
 import { stringifyJson } from '#shared/json.ts';
 
 export const RESPONSE_HEADERS = {
@@ -13,18 +13,19 @@ export const RESPONSE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 } as const;
 
-export type Headers = Record<string, string>;
+/** Response headers by name (not the fetch API's Headers class). */
+export type HeaderMap = Record<string, string>;
 
 export const jsonResponse = (
   statusCode: number,
   body: unknown,
-  headers: Headers = {},
+  headers: HeaderMap = {},
 ): APIGatewayProxyResult => ({
   statusCode,
   headers: { ...RESPONSE_HEADERS, ...headers },
   body: stringifyJson(body),
 });
 
-export const ok = (body: unknown, headers?: Headers) => jsonResponse(200, body, headers);
-export const created = (body: unknown, headers?: Headers) => jsonResponse(201, body, headers);
+export const ok = (body: unknown, headers?: HeaderMap) => jsonResponse(200, body, headers);
+export const created = (body: unknown, headers?: HeaderMap) => jsonResponse(201, body, headers);
 export const errorResponse = (error: ApiError) => jsonResponse(error.status, error.toBody(), error.headers);

@@ -1,0 +1,66 @@
+// The one way every tool outside Lambda reaches DynamoDB: `npm start`, `npm run keys`, the bench
+// and the tests. It starts the embedded DynamoDB, or takes the endpoint it is given; a DynamoDB
+// other than AWS's own is "owned": it gets dummy credentials and its table is created when
+// missing. On AWS nothing is created, and the callers write nothing of their own.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
+import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
+import { ensureTable } from '#local/table-setup.ts';
+
+export const DEFAULT_TABLE_NAME = 'petstore-local';
+/** Any region will do for a local DynamoDB, but the SDK insists on one (DynamoDB Local keeps one set of tables per region). */
+const LOCAL_REGION = 'us-east-1';
+/** A local DynamoDB accepts any credentials, but the SDK insists on having some. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const AWS_ENDPOINT = /\.amazonaws\.com(\.cn)?(:\d+)?\/?$|\.api\.aws(:\d+)?\/?$/i;
+/** `https://dynamodb.eu-west-1.amazonaws.com` is in eu-west-1. */
+const regionOf = (endpoint: string) => /dynamodb[.-]([a-z]{2}(?:-[a-z]+)+-\d)\./i.exec(endpoint)?.[1];
+
+export type LocalDynamoDbOptions = {
+  /** Another DynamoDB instead of the embedded one (AWS_ENDPOINT_URL_DYNAMODB). */
+  endpoint?: string | undefined;
+  /** Where the embedded DynamoDB keeps its data: in memory when absent. */
+  dataDir?: string | undefined;
+  tableName?: string | undefined;
+  region?: string | undefined;
+};
+
+export type LocalDynamoDb = {
+  endpoint: string;
+  tableName: string;
+  /** False on AWS's own endpoints. */
+  owned: boolean;
+  table: TableGateway;
+  close(): Promise<void>;
+};
+
+export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
+  const { dataDir, tableName = DEFAULT_TABLE_NAME } = options;
+  const embedded = options.endpoint === undefined ? await startEmbeddedDynamoDb({ dataDir }) : undefined;
+  const endpoint = embedded?.endpoint ?? options.endpoint ?? '';
+  const owned = !AWS_ENDPOINT.test(endpoint);
+  // On AWS, credentials come from the SDK's usual chain (environment, profile, SSO).
+  const clientConfig: DynamoDBClientConfig = owned
+    ? { endpoint, region: options.region ?? LOCAL_REGION, credentials: LOCAL_CREDENTIALS }
+    : { endpoint, region: options.region ?? regionOf(endpoint) };
+  const documentClient = createDocumentClient(clientConfig);
+  const close = async () => {
+    documentClient.destroy();
+    await embedded?.close();
+  };
+  if (owned) {
+    const setupClient = new DynamoDBClient(clientConfig);
+    try {
+      await ensureTable(setupClient, tableName);
+    } catch (error) {
+      await close();
+      throw error;
+    } finally {
+      setupClient.destroy();
+    }
+  }
+  return { endpoint, tableName, owned, table: createTableGateway({ tableName, documentClient }), close };
+}

@@ -1,0 +1,110 @@
+// The stage's alarms and their topic (lib/petstore-alarms.ts).
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { defined, synthesizeApp } from './synthesize.ts';
+import type { Properties, SynthesizedStage } from './synthesize.ts';
+import { ROUTE_FUNCTION_IDS, arnOf, ref } from './templates.ts';
+
+const synthesized = synthesizeApp();
+
+describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
+  const { name, settings, template } = stage;
+  const [tableId] = stage.only('AWS::DynamoDB::Table');
+  const [stageId] = stage.only('AWS::ApiGateway::Stage');
+
+  describe('alarms', () => {
+    const [topicId, topic] = stage.only('AWS::SNS::Topic');
+    const alarms = new Map(
+      stage
+        .all('AWS::CloudWatch::Alarm')
+        .map(([, alarm]) => [String(alarm.Properties.AlarmName), alarm.Properties]),
+    );
+    const alarm = (id: string) => defined(alarms.get(`petstore-${name}-${id}`), id);
+
+    test('ten alarms, each notifying the stage topic on alarm and on recovery', () => {
+      expect([...alarms.keys()].sort()).toEqual(
+        [
+          'Api5xx',
+          'ApiP99Latency',
+          'listPetsErrors',
+          'createPetErrors',
+          'getPetErrors',
+          'listPetsThrottles',
+          'createPetThrottles',
+          'getPetThrottles',
+          'authorizerThrottles',
+          'DynamoDbThrottles',
+        ]
+          .map((id) => `petstore-${name}-${id}`)
+          .sort(),
+      );
+      for (const properties of alarms.values()) {
+        expect(properties).toMatchObject({ AlarmActions: [ref(topicId)], OKActions: [ref(topicId)] });
+      }
+    });
+
+    test('API 5xx and p99 latency of stage v1, with the stage thresholds', () => {
+      const dimensions = [
+        { Name: 'ApiName', Value: `petstore-${name}` },
+        { Name: 'Stage', Value: ref(stageId) },
+      ];
+      expect(alarm('Api5xx')).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        MetricName: '5XXError',
+        Dimensions: dimensions,
+        Statistic: 'Sum',
+        Threshold: settings.alarms.serverErrorsPer5Minutes,
+      });
+      expect(alarm('ApiP99Latency')).toMatchObject({
+        MetricName: 'Latency',
+        Dimensions: dimensions,
+        ExtendedStatistic: 'p99',
+        Threshold: settings.alarms.p99LatencyMs,
+        EvaluationPeriods: 3,
+      });
+    });
+
+    test('Lambda errors of the route functions and throttles of every function', () => {
+      for (const [operationId, functionId] of Object.entries(ROUTE_FUNCTION_IDS)) {
+        expect(alarm(`${operationId}Errors`)).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          MetricName: 'Errors',
+          Dimensions: [{ Name: 'FunctionName', Value: ref(functionId) }],
+          Threshold: settings.alarms.functionErrorsPer5Minutes,
+        });
+      }
+      expect(alarm('authorizerThrottles')).toMatchObject({
+        MetricName: 'Throttles',
+        Dimensions: [{ Name: 'FunctionName', Value: ref('AuthorizerFunction') }],
+        Threshold: 1,
+      });
+    });
+
+    test('DynamoDB throttle events of the table and its index, missing data as zero', () => {
+      const metrics = alarm('DynamoDbThrottles').Metrics as Properties[];
+      expect(metrics[0]).toMatchObject({
+        Expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0)',
+      });
+      expect(JSON.stringify(metrics)).toContain(JSON.stringify({ Name: 'TableName', Value: ref(tableId) }));
+      expect(JSON.stringify(metrics)).toContain('"GlobalSecondaryIndexName"');
+    });
+
+    test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {
+      const [keyId] = stage.only('AWS::KMS::Key');
+      expect(topic.Properties.KmsMasterKeyId).toEqual(arnOf(keyId));
+      template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+      template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            Match.objectLike({
+              Effect: 'Allow',
+              Action: 'sns:Publish',
+              Principal: { Service: 'cloudwatch.amazonaws.com' },
+            }),
+          ]),
+        },
+      });
+    });
+  });
+});

@@ -1,0 +1,67 @@
+// Each Lambda function of the stage (lib/petstore-function.ts): runtime, logs, tracing, the bundle
+// it deploys, and the environment sam/env.json overrides.
+import { existsSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
+import { defined, synthesizeApp } from './synthesize.ts';
+import type { Properties, SynthesizedStage } from './synthesize.ts';
+import { FUNCTION_IDS, environmentOf, logGroupOf, ref } from './templates.ts';
+
+const synthesized = synthesizeApp({ bundle: true });
+
+describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
+  const { name, settings, deletionPolicy: kept } = stage;
+  const [tableId] = stage.only('AWS::DynamoDB::Table');
+
+  test.each(FUNCTION_IDS)('%s: nodejs24.x on ARM64, traced, JSON logs to its own log group', (functionId) => {
+    expect(stage.resource(functionId).Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: settings.functionMemoryMb,
+      Timeout: FUNCTION_TIMEOUT_SECONDS,
+      TracingConfig: { Mode: 'Active' },
+      LoggingConfig: { LogFormat: 'JSON' },
+    });
+    expect(environmentOf(stage, functionId)).toMatchObject({
+      PETSTORE_TABLE_NAME: ref(tableId),
+      POWERTOOLS_SERVICE_NAME: 'petstore',
+      POWERTOOLS_METRICS_NAMESPACE: 'PetStore',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect(stage.resource(logGroupOf(stage, functionId))).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      DeletionPolicy: kept,
+      Properties: { RetentionInDays: settings.logRetention },
+    });
+  });
+
+  test.each(FUNCTION_IDS)(
+    '%s is one minified ESM bundle, AWS SDK inside, with a source map',
+    (functionId) => {
+      const assetPath = defined(stage.resource(functionId).Metadata?.['aws:asset:path'], 'asset path');
+      const bundle = join(synthesized.stages[name].outdir, assetPath, 'index.mjs');
+      const code = readFileSync(bundle, 'utf8');
+      expect(code.startsWith("import { createRequire } from 'node:module';")).toBe(true);
+      const imported = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\)/g)].map(
+        ([, from, dynamic]) => from ?? dynamic ?? '',
+      );
+      expect(imported.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
+      // Minified: thousands of characters a line (template literals keep their own line breaks).
+      expect(code.length / code.split('\n').length).toBeGreaterThan(1_000);
+      expect(existsSync(`${bundle}.map`)).toBe(true);
+    },
+  );
+
+  test('sam/env.json overrides variables each function declares, keyed by its logical id', () => {
+    const overrides = JSON.parse(readFileSync('sam/env.json', 'utf8')) as Record<string, Properties>;
+    expect(Object.keys(overrides).sort()).toEqual([...FUNCTION_IDS].sort());
+    for (const [functionId, variables] of Object.entries(overrides)) {
+      for (const variable of Object.keys(variables)) {
+        expect(environmentOf(stage, functionId)).toHaveProperty([variable]);
+      }
+    }
+  });
+});

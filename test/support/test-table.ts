@@ -1,0 +1,16 @@
+// This test file's own table on the test DynamoDB (started by global-setup.ts), and the four
+// functions on it, composed with explicit configuration as the local server composes them.
+import { randomUUID } from 'node:crypto';
+import { createLocalFunctions } from '#local/local-functions.ts';
+import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+
+export const TEST_CURSOR_SECRET = 'test-cursor-secret-of-at-least-32-characters';
+
+export const testDynamoDb = await openLocalDynamoDb({
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+  tableName: `petstore-test-${randomUUID()}`,
+});
+export const testTable = testDynamoDb.table;
+export const testFunctions = createLocalFunctions({ table: testTable, cursorSecret: TEST_CURSOR_SECRET });
+export const testApiKeys = createApiKeyStore(testTable);
