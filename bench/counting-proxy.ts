@@ -7,9 +7,8 @@
 // of the service touches the index (pets are never updated or deleted). A conditional write whose
 // condition fails is charged too (one unit for the service's items, all under 1 KB), which
 // dynalite does not report either.
-import { createServer, request as httpRequest } from 'node:http';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startDynamoDbProxy } from '#local/dynamodb-proxy.ts';
+import type { ProxiedAnswer, ProxiedRequest } from '#local/dynamodb-proxy.ts';
 import { STATUS_INDEX } from '#shared/store/table.ts';
 
 export type OperationCount = { requests: number; capacityUnits: number };
@@ -23,10 +22,18 @@ export type CountingProxy = {
   close(): Promise<void>;
 };
 
-const readAll = async (stream: IncomingMessage) => Buffer.concat(await stream.toArray());
-
 type DynamoDbRequest = { ReturnConsumedCapacity?: string; Item?: Record<string, unknown> };
 type DynamoDbAnswer = { ConsumedCapacity?: { CapacityUnits?: number }; __type?: string };
+
+const parse = <T extends DynamoDbRequest | DynamoDbAnswer>(body: Buffer) =>
+  JSON.parse(body.toString('utf8') || '{}') as T;
+
+/** Asks DynamoDB to report each request's capacity, unless the request already does. */
+function withConsumedCapacity(request: ProxiedRequest): ProxiedRequest {
+  const body = parse<DynamoDbRequest>(request.body);
+  body.ReturnConsumedCapacity ??= 'TOTAL';
+  return { ...request, body: Buffer.from(JSON.stringify(body)) };
+}
 
 const indexWrites = (operation: string, body: DynamoDbRequest) =>
   operation === 'PutItem' && body.Item?.[STATUS_INDEX.partitionKey] !== undefined ? 1 : 0;
@@ -38,45 +45,19 @@ function capacityUnits(operation: string, body: DynamoDbRequest, answer: DynamoD
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
-  const upstream = new URL(target);
   let counts: Counts = {};
 
-  function record(operation: string, body: DynamoDbRequest, answer: DynamoDbAnswer) {
+  function record({ operation, body }: ProxiedRequest, answer: ProxiedAnswer) {
     const count = (counts[operation] ??= { requests: 0, capacityUnits: 0 });
     count.requests += 1;
-    count.capacityUnits += capacityUnits(operation, body, answer);
+    count.capacityUnits += capacityUnits(operation, parse(body), parse(answer.body));
   }
 
-  const server = createServer(async (incoming, outgoing) => {
-    const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? 'unknown';
-    const body = JSON.parse((await readAll(incoming)).toString('utf8') || '{}') as DynamoDbRequest;
-    body.ReturnConsumedCapacity ??= 'TOTAL';
-    const payload = Buffer.from(JSON.stringify(body));
-    const forwarded = httpRequest({
-      host: upstream.hostname,
-      port: upstream.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: { ...incoming.headers, 'content-length': payload.length },
-    });
-    forwarded.on('response', async (answer) => {
-      const answerBody = await readAll(answer);
-      record(operation, body, JSON.parse(answerBody.toString('utf8') || '{}') as DynamoDbAnswer);
-      outgoing.writeHead(answer.statusCode ?? 500, answer.headers).end(answerBody);
-    });
-    forwarded.on('error', () => outgoing.destroy());
-    forwarded.end(payload);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const proxy = await startDynamoDbProxy(target, { rewrite: withConsumedCapacity, observe: record });
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: proxy.endpoint,
     counts: () => structuredClone(counts),
     reset: () => (counts = {}),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: proxy.close,
   };
 }

@@ -28,10 +28,10 @@ const withBaseline = (name: SubjectName, baselineEntry: string, baselineCommand:
 });
 
 export const SUBJECTS: Subject[] = [
-  withBaseline('listPets', 'bench/baselines/list-pets.ts', 'Query'),
-  withBaseline('getPet', 'bench/baselines/get-pet.ts', 'GetItem'),
-  withBaseline('createPet', 'bench/baselines/create-pet.ts', 'PutItem'),
-  withBaseline('authorizer', 'bench/baselines/authorizer.ts', 'GetItem'),
+  withBaseline('listPets', 'bench/baselines/list-pets-baseline.ts', 'Query'),
+  withBaseline('getPet', 'bench/baselines/get-pet-baseline.ts', 'GetItem'),
+  withBaseline('createPet', 'bench/baselines/create-pet-baseline.ts', 'PutItem'),
+  withBaseline('authorizer', 'bench/baselines/authorizer-baseline.ts', 'GetItem'),
 ];
 
 export const entryOf = (subject: Subject, variant: Variant) =>

@@ -1,8 +1,8 @@
 // The authorizer Lambda function: its composition root, run once per cold start.
 import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
-import { coldStart } from '#functions/cold-start.ts';
+import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 
-const { table, observability } = coldStart();
+const { table, observability } = fromLambdaEnvironment();
 
 export const handler = createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability });

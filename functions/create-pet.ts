@@ -1,10 +1,10 @@
 // The createPet Lambda function: its composition root, run once per cold start.
-import { coldStart } from '#functions/cold-start.ts';
+import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
 import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 
-const { table, observability } = coldStart();
+const { table, observability } = fromLambdaEnvironment();
 
 export const handler = createCreatePetHandler({
   pets: createDynamoDbPetStore(table),

@@ -1,11 +1,11 @@
 // The listPets Lambda function: its composition root, run once per cold start.
-import { coldStart } from '#functions/cold-start.ts';
+import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
 import { createListPetsHandler } from '#functions/list-pets-handler.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH, createCursors } from '#shared/http/pagination.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 
-const { table, observability } = coldStart();
+const { table, observability } = fromLambdaEnvironment();
 
 export const handler = createListPetsHandler({
   pets: createDynamoDbPetStore(table),

@@ -40,6 +40,24 @@ describe('npm start', () => {
     expect(second.output()).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    [
+      'a short PETSTORE_CURSOR_SECRET',
+      { PETSTORE_CURSOR_SECRET: 'short' },
+      'petstore: PETSTORE_CURSOR_SECRET must be at least 32 characters long.',
+    ],
+    ['a bad PORT', { PORT: 'eighty' }, 'petstore: PORT must be a port number, not "eighty".'],
+    [
+      'a table on AWS without PETSTORE_API_KEY',
+      { AWS_ENDPOINT_URL_DYNAMODB: 'https://dynamodb.eu-west-1.amazonaws.com' },
+      'petstore: could not start: set PETSTORE_API_KEY to an active key of table petstore-local: on AWS the server issues no key of its own (npm run keys -- create --stage <stage>).',
+    ],
+  ])('stops on %s with one line', async (_case, env, line) => {
+    const server = start({ PORT: '0', ...env });
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toBe(line);
+  });
+
   it('keeps data across restarts with PETSTORE_DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'petstore-'));
     try {

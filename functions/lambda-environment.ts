@@ -5,7 +5,7 @@ import { optionalEnv, requireEnv } from '#shared/env.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
 
-export function coldStart() {
+export function fromLambdaEnvironment() {
   return {
     table: createTableGateway({
       tableName: requireEnv('PETSTORE_TABLE_NAME'),
