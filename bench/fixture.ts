@@ -3,6 +3,7 @@
 // their environment as Lambda configures a function; this process talks to it through the
 // counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
+import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { createLocalFunctions } from '#local/local-functions.ts';
 import type { LocalFunctions } from '#local/local-functions.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
@@ -32,8 +33,8 @@ export type Fixture = {
 };
 
 export async function startFixture(): Promise<Fixture> {
-  const dynamoDb = await openLocalDynamoDb({ tableName: TABLE_NAME });
-  const proxy = await startCountingProxy(dynamoDb.endpoint);
+  const embedded = await startEmbeddedDynamoDb();
+  const proxy = await startCountingProxy(embedded.endpoint);
   const counted = await openLocalDynamoDb({ endpoint: proxy.endpoint, tableName: TABLE_NAME });
   const cursorSecret = randomBytes(32).toString('base64url');
   // Powertools reads these when the functions' Logger and Metrics are built.
@@ -53,7 +54,7 @@ export async function startFixture(): Promise<Fixture> {
     childEnv: {
       PETSTORE_TABLE_NAME: TABLE_NAME,
       PETSTORE_CURSOR_SECRET: cursorSecret,
-      AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
       AWS_REGION: 'us-east-1',
       // A local DynamoDB accepts any credentials, but the SDK insists on having some.
       AWS_ACCESS_KEY_ID: 'local',
@@ -67,7 +68,7 @@ export async function startFixture(): Promise<Fixture> {
     close: async () => {
       await counted.close();
       await proxy.close();
-      await dynamoDb.close();
+      await embedded.close();
     },
   };
 }

@@ -13,29 +13,22 @@ export const VARIANTS: Variant[] = ['function', 'baseline'];
 
 export type Subject = {
   name: SubjectName;
-  /** Relative to the project root: the module the stack deploys (lib/petstore-functions.ts). */
-  entry: string;
+  /** Relative to the project root, as the function's own entry is (lib/petstore-functions.ts). */
   baselineEntry: string;
   /** The one DynamoDB command its baseline sends. */
   baselineCommand: string;
 };
 
-const withBaseline = (name: SubjectName, baselineEntry: string, baselineCommand: string): Subject => ({
-  name,
-  entry: PETSTORE_FUNCTIONS[name].entry,
-  baselineEntry,
-  baselineCommand,
-});
-
 export const SUBJECTS: Subject[] = [
-  withBaseline('listPets', 'bench/baselines/list-pets-baseline.ts', 'Query'),
-  withBaseline('getPet', 'bench/baselines/get-pet-baseline.ts', 'GetItem'),
-  withBaseline('createPet', 'bench/baselines/create-pet-baseline.ts', 'PutItem'),
-  withBaseline('authorizer', 'bench/baselines/authorizer-baseline.ts', 'GetItem'),
+  { name: 'listPets', baselineEntry: 'bench/baselines/list-pets-baseline.ts', baselineCommand: 'Query' },
+  { name: 'getPet', baselineEntry: 'bench/baselines/get-pet-baseline.ts', baselineCommand: 'GetItem' },
+  { name: 'createPet', baselineEntry: 'bench/baselines/create-pet-baseline.ts', baselineCommand: 'PutItem' },
+  { name: 'authorizer', baselineEntry: 'bench/baselines/authorizer-baseline.ts', baselineCommand: 'GetItem' },
 ];
 
+/** The module the stack deploys, or its baseline, relative to the project root. */
 export const entryOf = (subject: Subject, variant: Variant) =>
-  variant === 'function' ? subject.entry : subject.baselineEntry;
+  variant === 'function' ? PETSTORE_FUNCTIONS[subject.name].entry : subject.baselineEntry;
 
 export const bundlePath = (subject: SubjectName, variant: Variant) =>
   `${OUT_DIR}/${subject}/${variant}/index.mjs`;

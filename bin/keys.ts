@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createApiKeyStore, hashApiKey } from '#shared/store/api-key-store.ts';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
-import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { localDynamoDbOptions, openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
 
 const USAGE =
@@ -51,12 +51,10 @@ async function openTable() {
       close: async () => documentClient.destroy(),
     };
   }
-  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB || undefined;
-  const dataDir = process.env.PETSTORE_DATA_DIR || undefined;
-  if (!endpoint && !dataDir) fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
-  const tableName = process.env.PETSTORE_TABLE_NAME || undefined;
-  const region = process.env.AWS_REGION || undefined;
-  const dynamoDb = await openLocalDynamoDb({ endpoint, dataDir, tableName, region });
+  const options = localDynamoDbOptions(process.env);
+  if (!options.endpoint && !options.dataDir)
+    fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
+  const dynamoDb = await openLocalDynamoDb(options);
   return { table: dynamoDb.table, usagePlanId: undefined, close: dynamoDb.close };
 }
 

@@ -8,7 +8,7 @@ import type { OperationId } from '#shared/http/routes.ts';
 /** A route's operationId, or the TOKEN authorizer. */
 export type PetstoreFunctionName = OperationId | 'authorizer';
 
-export type PetstoreFunctionSpec = {
+type PetstoreFunctionSpec = {
   /** The handler module, relative to the project root. */
   entry: string;
   tableAccess: TableAccess;

@@ -28,6 +28,14 @@ export type LocalDynamoDbOptions = {
   region?: string | undefined;
 };
 
+/** The options as `npm start` and `npm run keys` take them from their environment. */
+export const localDynamoDbOptions = (env: NodeJS.ProcessEnv): LocalDynamoDbOptions => ({
+  endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
+  dataDir: env.PETSTORE_DATA_DIR || undefined,
+  tableName: env.PETSTORE_TABLE_NAME || undefined,
+  region: env.AWS_REGION || undefined,
+});
+
 export type LocalDynamoDb = {
   endpoint: string;
   tableName: string;

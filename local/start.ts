@@ -6,7 +6,7 @@ import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { localApiKey } from '#local/local-api-key.ts';
-import { DEFAULT_TABLE_NAME, openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { DEFAULT_TABLE_NAME, localDynamoDbOptions, openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { createLocalFunctions } from '#local/local-functions.ts';
 import { startLocalServer } from '#local/server.ts';
 import { tableCursorSecret } from '#local/table-cursor-secret.ts';
@@ -27,10 +27,7 @@ function readSettings(env: NodeJS.ProcessEnv) {
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    dataDir: env.PETSTORE_DATA_DIR || undefined,
-    endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
-    tableName: env.PETSTORE_TABLE_NAME || undefined,
-    region: env.AWS_REGION || undefined,
+    ...localDynamoDbOptions(env),
     apiKey: env.PETSTORE_API_KEY || undefined,
     cursorSecret,
   };

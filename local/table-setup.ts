@@ -9,7 +9,7 @@ import {
 import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
-export function tableDefinition(tableName: string): CreateTableCommandInput {
+function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',

@@ -145,14 +145,13 @@ export function createTableGateway({
      * lazily, dynalite never).
      */
     async putIfAbsent(item: Item, { orExpired = false } = {}): Promise<boolean> {
-      const now = Math.floor(Date.now() / 1000);
       const command = new PutCommand({
         TableName: tableName,
         Item: item,
         ConditionExpression: orExpired ? `${IF_ABSENT} OR #expiresAt < :now` : IF_ABSENT,
         ...(orExpired && {
           ExpressionAttributeNames: { '#expiresAt': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':now': now },
+          ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
         }),
       });
       return (await sendConditional(() => documentClient.send(command))) !== undefined;

@@ -1,15 +1,13 @@
 // The typed client's sources against the local server: the usage example of its README runs as
 // written, int64 values survive the round trip, and every response it gets matches openapi.json.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPetStoreClient } from '#client/src/index.ts';
 import type { PetStoreClientOptions } from '#client/src/index.ts';
 import { petStoreTour } from '#client/example.ts';
 import { startTestServer } from '#test/support/http.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
-
-const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+import { readRepoFile } from '#test/support/repository.ts';
 
 /** fetch, but every response must be one openapi.json describes. */
 async function contractCheckedFetch(request: Request): Promise<Response> {
@@ -50,11 +48,11 @@ describe('the typed client', () => {
 
   it('is quoted unchanged in the README of the package', () => {
     const example = /\/\/ docs:start\n([\s\S]*?)\n\s*\/\/ docs:end/.exec(
-      read('../../client/example.ts'),
+      readRepoFile('client/example.ts'),
     )?.[1];
     const dedented = example?.replace(/^ {2}/gm, '');
     expect(dedented).toBeDefined();
-    expect(read('../../client/README.md')).toContain(dedented);
+    expect(readRepoFile('client/README.md')).toContain(dedented);
   });
 
   it('gets an animal, replays an idempotent create and filters by status', async () => {

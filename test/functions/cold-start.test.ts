@@ -1,9 +1,14 @@
 // Each function module is the composition root of its Lambda function: it reads its settings once,
 // when Lambda loads it, so a missing or bad setting fails the cold start, never a request.
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { createPetRequest, invoke } from '#local/proxy-requests.ts';
 import { PET_PARTITION } from '#shared/store/table.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
+
+afterAll(() => {
+  delete process.env.PETSTORE_TABLE_NAME;
+  delete process.env.PETSTORE_CURSOR_SECRET;
+});
 
 describe('a function module loaded by Lambda', () => {
   it('fails to load without its table name', async () => {

@@ -1,16 +1,16 @@
 // The sample events of events/ (for `sam local invoke`) are what API Gateway sends each function:
 // REST (v1) proxy events of stage v1 carrying the authorizer's context, and a TOKEN event. Each is
 // run through its real handler on the embedded DynamoDB, in the order a client would call them.
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
+import { readRepoJson } from '#test/support/repository.ts';
 import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
 
 const { authorizer, createPet, getPet, listPets } = testFunctions;
 
-const readEvent = <T>(name: string) => JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as T;
+const readEvent = <T>(name: string) => readRepoJson(`events/${name}.json`) as T;
 
 const ROUTE_EVENTS = {
   listPets: readEvent<APIGatewayProxyEvent>('list-pets'),

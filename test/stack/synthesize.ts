@@ -1,6 +1,7 @@
-// Synthesizes the app once per test file, offline (no account, no Docker: local esbuild), into a
-// temporary directory, and gives each stage's template with the lookups the stack tests share.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// Synthesizes the app once, offline (no account, no Docker: local esbuild), into a temporary
+// directory, and gives each stage's template with the lookups the stack tests share. The suites
+// (*.suite.ts) run in one test file, stack.test.ts, so this one synthesis serves them all.
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -8,6 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName, StageSettings } from '#lib/stage-settings.ts';
+import { readRepoJson } from '#test/support/repository.ts';
 
 export type Properties = Record<string, unknown>;
 export type Resource = {
@@ -36,24 +38,18 @@ export function defined<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/**
- * Bundling the functions is most of a synthesis, and only the bundle tests read the bundles:
- * without them, the templates differ in nothing but the functions' asset hashes and paths.
- */
-export function synthesizeApp({ bundle = false } = {}) {
+function synthesizeApp() {
   const app = new App({
     outdir: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
     context: {
       // The feature flags of cdk.json, as `cdk synth` applies them.
-      ...(JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: object }).context,
+      ...(readRepoJson('cdk.json') as { context: object }).context,
       // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too.
       'aws:cdk:enable-asset-metadata': true,
-      // What the cdk CLI sets to bundle only the stacks it works on: here, none.
-      ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
     },
   });
   const stages = addPetstoreStages(app);
-  const synthesized = (name: StageName): SynthesizedStage => {
+  const synthesizedStage = (name: StageName): SynthesizedStage => {
     const template = Template.fromStack(stages[name].stack);
     const resources = template.toJSON().Resources as Record<string, Resource>;
     const all = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -71,5 +67,7 @@ export function synthesizeApp({ bundle = false } = {}) {
       },
     };
   };
-  return { app, stages, staging: synthesized('staging'), production: synthesized('production') };
+  return { app, stages, staging: synthesizedStage('staging'), production: synthesizedStage('production') };
 }
+
+export const synthesized = synthesizeApp();

@@ -5,12 +5,12 @@ import { defined } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 
 /** The functions' fixed logical ids, which sam local commands and sam/env.json name. */
-export const FUNCTION_IDS = ['ListPetsFunction', 'CreatePetFunction', 'GetPetFunction', 'AuthorizerFunction'];
 export const ROUTE_FUNCTION_IDS = {
   listPets: 'ListPetsFunction',
   createPet: 'CreatePetFunction',
   getPet: 'GetPetFunction',
 };
+export const FUNCTION_IDS = [...Object.values(ROUTE_FUNCTION_IDS), 'AuthorizerFunction'];
 
 export const ref = (logicalId: string) => ({ Ref: logicalId });
 export const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });

@@ -7,10 +7,11 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 
 export const TEST_CURSOR_SECRET = 'test-cursor-secret-of-at-least-32-characters';
 
-export const testDynamoDb = await openLocalDynamoDb({
-  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
-  tableName: `petstore-test-${randomUUID()}`,
-});
-export const testTable = testDynamoDb.table;
+export const testTable = (
+  await openLocalDynamoDb({
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    tableName: `petstore-test-${randomUUID()}`,
+  })
+).table;
 export const testFunctions = createLocalFunctions({ table: testTable, cursorSecret: TEST_CURSOR_SECRET });
 export const testApiKeys = createApiKeyStore(testTable);

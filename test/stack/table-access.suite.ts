@@ -1,11 +1,9 @@
 // What each function's role allows (lib/table-access.ts, given to each function by
 // lib/petstore-functions.ts): every statement of every role, pinned.
 import { describe, expect, test } from '@jest/globals';
-import { defined, synthesizeApp } from './synthesize.ts';
+import { defined, synthesized } from './synthesize.ts';
 import type { SynthesizedStage } from './synthesize.ts';
 import { FUNCTION_IDS, arnOf, logGroupOf, roleOf, roleStatements, sortStatements } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const [tableId] = stage.only('AWS::DynamoDB::Table');

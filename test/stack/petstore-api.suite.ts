@@ -3,11 +3,9 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ALLOWED_METHODS, AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
-import { defined, synthesizeApp } from './synthesize.ts';
+import { defined, synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 import { ROUTE_FUNCTION_IDS, arnOf, methodAt, methodsByPath, ref } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, settings, template } = stage;

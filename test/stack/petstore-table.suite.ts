@@ -1,9 +1,7 @@
 // The stage's table (lib/petstore-table.ts), as CloudFormation will build it.
 import { describe, test } from '@jest/globals';
-import { synthesizeApp } from './synthesize.ts';
+import { synthesized } from './synthesize.ts';
 import type { SynthesizedStage } from './synthesize.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, settings, template, deletionPolicy: kept } = stage;

@@ -1,13 +1,11 @@
 // The stack as a whole (lib/petstore-stack.ts): what it outputs, and a synthesis without errors
-// or warnings. Each construct's resources have a test file of their own beside this one.
+// or warnings. Each construct's resources have a suite of their own beside this one.
 import { describe, expect, test } from '@jest/globals';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { STAGE_NAME } from '#shared/http/routes.ts';
-import { synthesizeApp } from './synthesize.ts';
+import { synthesized } from './synthesize.ts';
 import type { SynthesizedStage } from './synthesize.ts';
 import { ref } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, template } = stage;

@@ -4,10 +4,8 @@ import { describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { synthesizeApp } from './synthesize.ts';
+import { synthesized } from './synthesize.ts';
 import type { Properties } from './synthesize.ts';
-
-const synthesized = synthesizeApp();
 
 describe('cdk-nag AwsSolutions', () => {
   test('finds nothing that is not acknowledged', () => {

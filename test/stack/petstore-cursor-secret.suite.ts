@@ -1,10 +1,8 @@
 // The cursor secret (lib/petstore-cursor-secret.ts) and the one function the stack hands it to.
 import { describe, expect, test } from '@jest/globals';
-import { synthesizeApp } from './synthesize.ts';
+import { synthesized } from './synthesize.ts';
 import type { SynthesizedStage } from './synthesize.ts';
 import { FUNCTION_IDS, environmentOf, ref } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { template, deletionPolicy: kept } = stage;

@@ -1,11 +1,9 @@
 // The stage's alarms and their topic (lib/petstore-alarms.ts).
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { defined, synthesizeApp } from './synthesize.ts';
+import { defined, synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 import { ROUTE_FUNCTION_IDS, arnOf, ref } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, settings, template } = stage;

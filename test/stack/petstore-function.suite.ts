@@ -5,11 +5,10 @@ import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
-import { defined, synthesizeApp } from './synthesize.ts';
+import { readRepoJson } from '#test/support/repository.ts';
+import { defined, synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 import { FUNCTION_IDS, environmentOf, logGroupOf, ref } from './templates.ts';
-
-const synthesized = synthesizeApp({ bundle: true });
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, settings, deletionPolicy: kept } = stage;
@@ -56,7 +55,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   );
 
   test('sam/env.json overrides variables each function declares, keyed by its logical id', () => {
-    const overrides = JSON.parse(readFileSync('sam/env.json', 'utf8')) as Record<string, Properties>;
+    const overrides = readRepoJson('sam/env.json') as Record<string, Properties>;
     expect(Object.keys(overrides).sort()).toEqual([...FUNCTION_IDS].sort());
     for (const [functionId, variables] of Object.entries(overrides)) {
       for (const variable of Object.keys(variables)) {

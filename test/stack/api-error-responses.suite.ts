@@ -6,11 +6,9 @@ import { ErrorBody } from '#shared/api-error.ts';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';
 import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
 import { ALLOWED_METHODS } from '#shared/http/routes.ts';
-import { defined, synthesizeApp } from './synthesize.ts';
+import { defined, synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
 import { methodAt, ref, templateJson } from './templates.ts';
-
-const synthesized = synthesizeApp();
 
 describe('errorBodyTemplate', () => {
   test.each(['$context.requestId', '#set'])(
