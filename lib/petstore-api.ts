@@ -1,6 +1,6 @@
-// The REST API: stage `v1`, the routes of shared/http/routes.ts behind the TOKEN authorizer, 404
-// and 405 answered by API Gateway itself, every gateway response as an Error object, stage
-// throttling, JSON access logs, execution logs of errors, X-Ray, and the per-key usage plan.
+// The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer
+// (the routes' functions; 404 and 405 answered by API Gateway itself), every gateway response as
+// an Error object, stage throttling, JSON access logs, execution logs of errors, X-Ray, and the per-key usage plan.
 import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   ApiKeySourceType,
@@ -20,8 +20,8 @@ import { Construct } from 'constructs';
 import { ACCESS_LOG_FORMAT } from '#lib/access-log-format.ts';
 import { addErrorMethod, addGatewayResponses } from '#lib/api-error-responses.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
-import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
+import { AUTHORIZER, BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
 export type PetstoreApiProps = {
@@ -84,8 +84,7 @@ export class PetstoreApi extends Construct {
       validationRegex: AUTHORIZER.validationRegex,
       resultsCacheTtl: Duration.seconds(AUTHORIZER.resultsCacheTtlSeconds),
     });
-    this.addRoutes(routeFunctions, authorizer);
-    this.addErrorAnswers(authorizer);
+    this.addMethods(routeFunctions, authorizer);
 
     // Each API key's share of the stage: the authorizer returns the key's hash as its usage
     // identifier, and `npm run keys -- create --stage` registers that hash in this plan.
@@ -99,27 +98,23 @@ export class PetstoreApi extends Construct {
     this.acknowledgeNagFindings();
   }
 
-  private addRoutes(routeFunctions: Record<OperationId, IFunction>, authorizer: IAuthorizer) {
-    for (const route of ROUTES) {
-      const integration = new LambdaIntegration(routeFunctions[route.operationId], {
+  /** Each method of shared/http/api-methods.ts: a function, or an Error from a mock integration. */
+  private addMethods(routeFunctions: Record<OperationId, IFunction>, authorizer: IAuthorizer) {
+    for (const method of API_METHODS) {
+      const resource = this.restApi.root.resourceForPath(method.resource);
+      if (method.error) {
+        addErrorMethod(resource, method.error, authorizer);
+        continue;
+      }
+      const integration = new LambdaIntegration(routeFunctions[method.operationId], {
         allowTestInvoke: false,
       });
-      this.restApi.root.resourceForPath(route.path).addMethod(route.method, integration, {
+      resource.addMethod(method.httpMethod, integration, {
         authorizer,
         apiKeyRequired: true,
-        operationName: route.operationId,
+        operationName: method.operationId,
       });
     }
-  }
-
-  /** What API Gateway answers itself: 405 on known paths, 404 elsewhere, its gateway responses. */
-  private addErrorAnswers(authorizer: IAuthorizer) {
-    const { root } = this.restApi;
-    for (const path of Object.keys(ALLOWED_METHODS)) {
-      addErrorMethod(root.resourceForPath(path), methodNotAllowedError(path), authorizer);
-    }
-    addErrorMethod(root, unknownPathError(), authorizer);
-    addErrorMethod(root.addResource('{proxy+}'), unknownPathError(), authorizer);
     addGatewayResponses(this.restApi);
   }
 

@@ -1,40 +1,40 @@
-// What API Gateway does in front of the functions, reproduced from the module the CDK stack reads
-// (shared/http/routes.ts, gateway-responses.ts): the TOKEN authorizer's header check and call,
-// its gateway responses, route matching with 404 for unknown paths and 405 for other methods,
-// then the function itself on the REST (v1) proxy event. Unlike API Gateway, nothing is cached:
-// a revoked key is refused at once.
-import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
-import {
-  gatewayResponseOf,
-  methodNotAllowedError,
-  unknownPathError,
-} from '#shared/http/gateway-responses.ts';
-import type { GatewayResponseType } from '#shared/http/gateway-responses.ts';
-import { errorResponse, jsonResponse } from '#shared/http/json-response.ts';
-import { ALLOWED_METHODS, AUTHORIZER, BASE_PATH, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
-import type { LocalFunctions } from '#local/local-functions.ts';
+// The local API Gateway: a REST API stage served from its definition (local/api-definition.ts,
+// from the shared modules or from a synthesized template) in front of a function runner (in this
+// process or in child processes). In API Gateway's order: the payload limit, the resource and
+// method (literal before {param} before {proxy+}, ANY only when no method matches), the stage's
+// method throttle, the TOKEN authorizer, the usage plan's per-key throttle and quota, then the
+// integration: a mock's answer, or the function on the REST (v1) proxy event, within the 29 s
+// integration timeout.
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { ApiDefinition, ApiMethodDefinition } from '#local/api-definition.ts';
+import { createGatewayAuthorizer } from '#local/gateway-authorizer.ts';
+import { gatewayAnswer } from '#local/gateway-answers.ts';
+import type { GatewayAnswerType } from '#local/gateway-answers.ts';
+import { createGatewayLimits } from '#local/gateway-limits.ts';
+import type { FunctionRunner } from '#local/function-runner.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
+
+/** API Gateway's payload limit: past it the answer is 413 without the functions. */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** API Gateway's REST integration timeout. */
+export const INTEGRATION_TIMEOUT_MS = 29_000;
 
 export type GatewayRequest = {
   method: string;
   /** The request target: path and query string. */
   target: string;
   headers: [string, string][];
+  /** The body as far as it is kept (the functions refuse anything larger than they keep). */
   body: Buffer;
+  /** Every byte the client sent, kept or not. */
+  bodyBytes: number;
   sourceIp: string;
   requestId: string;
 };
 
-const validAuthorizationHeader = new RegExp(AUTHORIZER.validationRegex);
-const methodArn = (method: string, resource: string) =>
-  `arn:aws:execute-api:local:123456789012:local/${STAGE_NAME}/${method}${resource}`;
+export type ApiGateway = (request: GatewayRequest) => Promise<APIGatewayProxyResult>;
 
-const resourcePattern = (resource: string) =>
-  new RegExp(`^${resource.replace(/\{(\w+)\}/g, (_match, name: string) => `(?<${name}>[^/]+)`)}$`);
-const RESOURCES = Object.keys(ALLOWED_METHODS).map((resource) => ({
-  resource,
-  pattern: resourcePattern(resource),
-}));
+export type ApiGatewayOptions = { definition: ApiDefinition; functions: FunctionRunner; now?: () => number };
 
 const decodeSegment = (segment: string) => {
   try {
@@ -44,96 +44,128 @@ const decodeSegment = (segment: string) => {
   }
 };
 
-/** The resource a path below the stage belongs to, with its path parameters. */
-function matchResource(path: string) {
-  for (const { resource, pattern } of RESOURCES) {
-    const match = pattern.exec(path);
-    if (match) {
-      const parameters = Object.entries(match.groups ?? {}).map(([name, value]) => [
-        name,
-        decodeSegment(value),
-      ]);
-      return { resource, pathParameters: Object.fromEntries(parameters) as Record<string, string> };
-    }
-  }
-  return undefined;
+/** How specific each segment of a resource is: a literal (0), a {param} (1), a {greedy+} (2). */
+function compileResource(resource: string) {
+  const segments = resource.split('/').filter(Boolean);
+  const pattern = segments
+    .map((segment) => {
+      const variable = /^\{(\w+)(\+?)\}$/.exec(segment);
+      if (!variable) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return variable[2] ? `/(?<${variable[1]}>.+)` : `/(?<${variable[1]}>[^/]+)`;
+    })
+    .join('');
+  const rank = segments.map((segment) => (segment.endsWith('+}') ? 2 : segment.startsWith('{') ? 1 : 0));
+  return { resource, pattern: new RegExp(`^${pattern || '/'}$`), rank };
 }
 
-/** One of API Gateway's own answers (shared/http/gateway-responses.ts). */
-export function gatewayAnswer(type: GatewayResponseType): APIGatewayProxyResult {
-  const { body, headers } = gatewayResponseOf(type);
-  return jsonResponse(body.status, body, headers);
-}
+const moreSpecific = (a: number[], b: number[]) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) < (b[i] ?? -1);
+  }
+  return false;
+};
 
 /** The request target's path, as sent (no dot-segment resolution), and its query string. */
 function splitTarget(target: string) {
   const queryAt = target.indexOf('?');
-  const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
-  return { pathname, query: queryAt === -1 ? '' : target.slice(queryAt + 1) };
+  return {
+    pathname: queryAt === -1 ? target : target.slice(0, queryAt),
+    query: queryAt === -1 ? '' : target.slice(queryAt + 1),
+  };
 }
 
-type Authorization =
-  { denied: APIGatewayProxyResult } | { denied?: undefined; context: Record<string, string> };
+export function createApiGateway({ definition, functions, now = Date.now }: ApiGatewayOptions): ApiGateway {
+  const basePath = `/${definition.stageName}`;
+  const resources = [...new Set(definition.methods.map((method) => method.resource))].map(compileResource);
+  const authorize = createGatewayAuthorizer(definition.authorizer, functions, now);
+  const limits = createGatewayLimits(definition, now);
+  const identityHeader = definition.authorizer.header.toLowerCase();
+  const catchAll = resources.find(({ rank }) => rank.length === 1 && rank[0] === 2);
 
-async function authorize(
-  authorizer: LocalFunctions['authorizer'],
-  authorization: string | undefined,
-  method: string,
-  resource: string,
-  context: Context,
-): Promise<Authorization> {
-  if (authorization === undefined || !validAuthorizationHeader.test(authorization)) {
-    return { denied: gatewayAnswer('UNAUTHORIZED') };
+  function matchResource(path: string) {
+    let best: { resource: string; rank: number[]; pathParameters: Record<string, string> } | undefined;
+    for (const { resource, pattern, rank } of resources) {
+      const match = pattern.exec(path);
+      if (match && (!best || moreSpecific(rank, best.rank))) {
+        const parameters = Object.entries(match.groups ?? {}).map(([name, value]) => [
+          name,
+          decodeSegment(value),
+        ]);
+        best = { resource, rank, pathParameters: Object.fromEntries(parameters) };
+      }
+    }
+    return best;
   }
-  let result: APIGatewayAuthorizerResult;
-  try {
-    result = await authorizer(
-      {
-        type: 'TOKEN',
-        authorizationToken: authorization,
-        methodArn: methodArn(method, resource),
-      },
-      context,
-    );
-  } catch (error) {
-    return {
-      denied: gatewayAnswer(
-        (error as Error).message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE',
-      ),
-    };
+
+  const methodOf = (resource: string, httpMethod: string): ApiMethodDefinition | undefined =>
+    definition.methods.find((method) => method.resource === resource && method.httpMethod === httpMethod) ??
+    definition.methods.find((method) => method.resource === resource && method.httpMethod === 'ANY');
+
+  async function integrate(
+    method: ApiMethodDefinition,
+    event: ReturnType<typeof toProxyEvent>,
+    requestId: string,
+  ): Promise<APIGatewayProxyResult | GatewayAnswerType> {
+    const { integration } = method;
+    if (integration.type === 'MOCK') {
+      return { statusCode: integration.status, headers: integration.headers, body: integration.body };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), INTEGRATION_TIMEOUT_MS);
+    });
+    const invocation = await Promise.race([
+      functions.invoke(integration.functionName, event, requestId),
+      timedOut,
+    ]).finally(() => clearTimeout(timer));
+    if (invocation === 'timeout') return 'INTEGRATION_TIMEOUT';
+    // A function past its own timeout is answered as a timed-out integration; any other failure
+    // (a throw, a crash, no instance to be had) is API Gateway's 502 for a failed Lambda call.
+    if (!invocation.ok) return invocation.failure === 'timeout' ? 'INTEGRATION_TIMEOUT' : 'DEFAULT_5XX';
+    const result = invocation.result as Partial<APIGatewayProxyResult> | undefined;
+    if (
+      !Number.isInteger(result?.statusCode) ||
+      (result?.body !== undefined && typeof result.body !== 'string')
+    )
+      return 'DEFAULT_5XX';
+    return result as APIGatewayProxyResult;
   }
-  const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
-  if (!allowed) return { denied: gatewayAnswer('ACCESS_DENIED') };
-  return { context: { principalId: result.principalId, ...(result.context as Record<string, string>) } };
-}
 
-export type ApiGateway = (request: GatewayRequest, context: Context) => Promise<APIGatewayProxyResult>;
-
-export const createApiGateway = (functions: LocalFunctions): ApiGateway =>
-  async function handleGatewayRequest(request, context) {
+  async function handleGatewayRequest(request: GatewayRequest): Promise<APIGatewayProxyResult> {
     const { pathname, query } = splitTarget(request.target);
-    const underStage = pathname === BASE_PATH || pathname.startsWith(`${BASE_PATH}/`);
-    const path = underStage ? pathname.slice(BASE_PATH.length).replace(/(?<=.)\/$/, '') || '/' : undefined;
-    const matched = path === undefined ? undefined : matchResource(path);
-    // Like the proxy event's single-value map, the last of repeated headers counts.
-    const authorization = request.headers.findLast(
-      ([name]) => name.toLowerCase() === AUTHORIZER.header.toLowerCase(),
-    )?.[1];
+    const underStage = pathname === basePath || pathname.startsWith(`${basePath}/`);
+    const path = underStage ? pathname.slice(basePath.length).replace(/(?<=.)\/$/, '') || '/' : pathname;
+    // Outside the stage only the catch-all answers, as every path does behind the authorizer.
+    const matched = underStage ? matchResource(path) : catchAll && { ...catchAll, pathParameters: {} };
+    const method = matched && methodOf(matched.resource, request.method);
+    const answer = (type: GatewayAnswerType) =>
+      gatewayAnswer(definition, type, {
+        requestId: request.requestId,
+        httpMethod: request.method,
+        resourcePath: matched?.resource ?? '',
+        path: pathname,
+        stage: definition.stageName,
+      });
 
-    // Every path, known or not, has a method behind the authorizer in the stack: 401 comes first.
-    const auth = await authorize(
-      functions.authorizer,
-      authorization,
-      request.method,
-      matched?.resource ?? '/{proxy+}',
-      context,
-    );
-    if (auth.denied) return auth.denied;
-    if (!matched || path === undefined) return errorResponse(unknownPathError());
-    const route = ROUTES.find(
-      (candidate) => candidate.path === matched.resource && candidate.method === request.method,
-    );
-    if (!route) return errorResponse(methodNotAllowedError(matched.resource));
+    if (request.bodyBytes > MAX_REQUEST_BYTES) return answer('REQUEST_TOO_LARGE');
+    if (!matched || !method) return answer('MISSING_AUTHENTICATION_TOKEN');
+    const throttled = limits.admitMethod(`${method.httpMethod} ${method.resource}`);
+    if (throttled) return answer(throttled);
+
+    let authorizer: Record<string, string> | undefined;
+    if (method.authorized) {
+      // Like the proxy event's single-value map, the last of repeated headers counts.
+      const identity = request.headers.findLast(([name]) => name.toLowerCase() === identityHeader)?.[1];
+      const methodArn = `arn:aws:execute-api:local:123456789012:local/${definition.stageName}/${request.method}${path}`;
+      const authorization = await authorize(identity, methodArn, request.requestId);
+      if (authorization.denied) return answer(authorization.denied);
+      if (definition.usagePlan) {
+        if (authorization.usageIdentifierKey === undefined) return answer('INVALID_API_KEY');
+        const overLimit = limits.admitKey(authorization.usageIdentifierKey);
+        if (overLimit) return answer(overLimit);
+      }
+      authorizer = authorization.context;
+    }
 
     const event = toProxyEvent({
       method: request.method,
@@ -143,9 +175,22 @@ export const createApiGateway = (functions: LocalFunctions): ApiGateway =>
       query,
       headers: request.headers,
       body: request.body,
-      authorizer: auth.context,
+      authorizer,
       sourceIp: request.sourceIp,
       requestId: request.requestId,
     });
-    return functions[route.operationId](event, context);
-  };
+    const result = await integrate(method, event, request.requestId);
+    return typeof result === 'string' ? answer(result) : result;
+  }
+
+  return (request) =>
+    handleGatewayRequest(request).catch(() =>
+      gatewayAnswer(definition, 'DEFAULT_5XX', {
+        requestId: request.requestId,
+        httpMethod: request.method,
+        resourcePath: '',
+        path: request.target,
+        stage: definition.stageName,
+      }),
+    );
+}

@@ -4,12 +4,14 @@
 // hook sees and changes them in one piece. It can stop (connections refused, requests in flight
 // cut) and restart on the same port, as a DynamoDB endpoint that is unreachable for a while.
 import { createServer, request as httpRequest } from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ProxiedRequest = {
   /** The DynamoDB operation (GetItem, Query, PutItem, ...), from X-Amz-Target. */
   operation: string;
+  /** As the client sent them: its signature names its access key. */
+  headers: IncomingHttpHeaders;
   body: Buffer;
 };
 
@@ -69,7 +71,11 @@ export async function startDynamoDbProxy(
   let port = 0;
 
   async function relay(incoming: IncomingMessage, outgoing: ServerResponse) {
-    const received = { operation: operationOf(incoming), body: await readAll(incoming) };
+    const received = {
+      operation: operationOf(incoming),
+      headers: incoming.headers,
+      body: await readAll(incoming),
+    };
     let answer = hooks.answer?.(received);
     if (!answer) {
       const request = hooks.rewrite?.(received) ?? received;

@@ -1,5 +1,6 @@
 // The four functions, composed as their Lambda composition roots compose them, for a process that
-// runs them all: the local server, the tests and the bench's DynamoDB usage. Configuration comes
+// runs them all: the local server, the tests and the bench's DynamoDB usage; and the API that
+// `npm start` serves in front of them. Configuration comes
 // in explicitly; nothing here reads the environment.
 import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
 import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
@@ -12,6 +13,10 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
+import { apiDefinitionFromModules } from '#local/api-definition.ts';
+import { createApiGateway } from '#local/api-gateway.ts';
+import type { ApiGateway } from '#local/api-gateway.ts';
+import { inProcessFunctions } from '#local/function-runner.ts';
 
 export type LocalFunctionsConfig = {
   table: TableGateway;
@@ -38,3 +43,7 @@ export function createLocalFunctions({
 }
 
 export type LocalFunctions = ReturnType<typeof createLocalFunctions>;
+
+/** The API as `npm start` serves it: the shared modules' definition in front of these handlers. */
+export const sourceApiGateway = (functions: LocalFunctions): ApiGateway =>
+  createApiGateway({ definition: apiDefinitionFromModules(), functions: inProcessFunctions(functions) });

@@ -1,6 +1,7 @@
-// The local API: a plain Node HTTP server in front of local/api-gateway.ts. It keeps at most one
-// byte past the body limit (the function then answers 413), answers even requests Node cannot
-// parse with an Error object, logs one access line per request, and closes cleanly.
+// The local API: a plain Node HTTP server in front of a local API Gateway (local/api-gateway.ts).
+// It keeps at most one byte past the body limit (the function then answers 413), answers even
+// requests Node cannot parse with an Error object, logs one access line per request, and closes
+// cleanly.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,9 +10,8 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from '#shared/api-error.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
-import { createApiGateway, gatewayAnswer } from '#local/api-gateway.ts';
-import { lambdaContext } from '#local/lambda-context.ts';
-import type { LocalFunctions } from '#local/local-functions.ts';
+import { MAX_REQUEST_BYTES } from '#local/api-gateway.ts';
+import type { ApiGateway } from '#local/api-gateway.ts';
 
 export type AccessLogEntry = {
   method: string;
@@ -22,7 +22,7 @@ export type AccessLogEntry = {
 };
 
 export type LocalServerOptions = {
-  functions: LocalFunctions;
+  gateway: ApiGateway;
   port?: number;
   host?: string;
   accessLog?: (entry: AccessLogEntry) => void;
@@ -30,8 +30,6 @@ export type LocalServerOptions = {
 
 export type LocalServer = { url: string; close(): Promise<void> };
 
-/** API Gateway's own payload limit: past it the answer is 413 without the functions. */
-const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 /** Past this, a client still sending is cut off instead of being answered. */
 const MAX_DRAINED_BYTES = 10 * MAX_REQUEST_BYTES;
 
@@ -39,7 +37,7 @@ const MAX_DRAINED_BYTES = 10 * MAX_REQUEST_BYTES;
  * Reads the whole request (so that the client, done sending, reads a clean answer) but keeps only
  * one byte past the body limit: enough for the functions' 413.
  */
-function readBody(request: IncomingMessage): Promise<{ body: Buffer; overApiGatewayLimit: boolean }> {
+function readBody(request: IncomingMessage): Promise<{ body: Buffer; bodyBytes: number }> {
   return new Promise((resolve, reject) => {
     const kept: Buffer[] = [];
     let keptBytes = 0;
@@ -55,7 +53,7 @@ function readBody(request: IncomingMessage): Promise<{ body: Buffer; overApiGate
     request.on('end', () =>
       resolve({
         body: Buffer.concat(kept).subarray(0, MAX_BODY_BYTES + 1),
-        overApiGatewayLimit: totalBytes > MAX_REQUEST_BYTES,
+        bodyBytes: totalBytes,
       }),
     );
     request.on('error', reject);
@@ -77,26 +75,21 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const { functions, port = 3000, host = '127.0.0.1', accessLog = () => undefined } = options;
-  const handleGatewayRequest = createApiGateway(functions);
+  const { gateway, port = 3000, host = '127.0.0.1', accessLog = () => undefined } = options;
 
   async function serve(request: IncomingMessage, response: ServerResponse) {
     const started = performance.now();
     const requestId = randomUUID();
-    const { body, overApiGatewayLimit } = await readBody(request);
-    const result = overApiGatewayLimit
-      ? gatewayAnswer('REQUEST_TOO_LARGE')
-      : await handleGatewayRequest(
-          {
-            method: request.method ?? 'GET',
-            target: request.url ?? '/',
-            headers: pairs(request.rawHeaders),
-            body,
-            sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-            requestId,
-          },
-          lambdaContext(requestId),
-        ).catch(() => gatewayAnswer('DEFAULT_5XX'));
+    const { body, bodyBytes } = await readBody(request);
+    const result = await gateway({
+      method: request.method ?? 'GET',
+      target: request.url ?? '/',
+      headers: pairs(request.rawHeaders),
+      body,
+      bodyBytes,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
+    });
     response.writeHead(result.statusCode, {
       ...result.headers,
       'Content-Length': Buffer.byteLength(result.body),

@@ -2,7 +2,7 @@
 // 503 service_unavailable with Retry-After, never a hang or a stack trace; what was created is kept.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLocalFunctions } from '#local/local-functions.ts';
+import { createLocalFunctions, sourceApiGateway } from '#local/local-functions.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
 import { startLocalServer } from '#local/server.ts';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     tableName: `petstore-faults-${randomUUID()}`,
   });
   const functions = createLocalFunctions({ table: local.table, cursorSecret: TEST_CURSOR_SECRET });
-  server = await startLocalServer({ functions, port: 0 });
+  server = await startLocalServer({ gateway: sourceApiGateway(functions), port: 0 });
   const { key } = await createApiKeyStore(local.table).issue('faults');
   request = httpClient({ url: server.url, apiKey: key });
 });

@@ -1,16 +1,15 @@
 // Property-based: random bodies, query strings, path ids, header values, content types and
-// methods thrown at the whole stack in front of the functions (local/api-gateway.ts, the same
-// code `npm start` serves). Never a 5xx, always the Error shape, nothing stored when rejected.
+// methods thrown at the whole stack in front of the functions (local/api-gateway.ts, as `npm start`
+// serves it). Never a 5xx, always the Error shape, nothing stored when rejected.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { createApiGateway } from '#local/api-gateway.ts';
+import { sourceApiGateway } from '#local/local-functions.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
-import { lambdaContext } from '#local/lambda-context.ts';
 import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';
 
-const handleGatewayRequest = createApiGateway(testFunctions);
+const handleGatewayRequest = sourceApiGateway(testFunctions);
 const petStore = createDynamoDbPetStore(testTable);
 
 let key: string;
@@ -23,17 +22,15 @@ beforeAll(async () => {
 type Call = { method: string; target: string; headers?: [string, string][]; body?: Buffer | string };
 
 async function call({ method, target, headers = [], body = '' }: Call) {
-  const result = await handleGatewayRequest(
-    {
-      method,
-      target,
-      headers: [['Authorization', `Bearer ${key}`], ...headers],
-      body: Buffer.from(body),
-      sourceIp: '127.0.0.1',
-      requestId: randomUUID(),
-    },
-    lambdaContext(),
-  );
+  const result = await handleGatewayRequest({
+    method,
+    target,
+    headers: [['Authorization', `Bearer ${key}`], ...headers],
+    body: Buffer.from(body),
+    bodyBytes: Buffer.byteLength(body),
+    sourceIp: '127.0.0.1',
+    requestId: randomUUID(),
+  });
   const json = JSON.parse(result.body) as Record<string, unknown>;
   expect(result.statusCode).toBeLessThan(500);
   if (result.statusCode >= 400) {
@@ -202,17 +199,15 @@ describe('hostile input', () => {
   it('any Authorization header is a 401 unless it carries the key', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 80 }), async (header) => {
-        const result = await handleGatewayRequest(
-          {
-            method: 'GET',
-            target: '/v1/pets',
-            headers: [['Authorization', headerSafe(header)]],
-            body: Buffer.alloc(0),
-            sourceIp: '127.0.0.1',
-            requestId: randomUUID(),
-          },
-          lambdaContext(),
-        );
+        const result = await handleGatewayRequest({
+          method: 'GET',
+          target: '/v1/pets',
+          headers: [['Authorization', headerSafe(header)]],
+          body: Buffer.alloc(0),
+          bodyBytes: 0,
+          sourceIp: '127.0.0.1',
+          requestId: randomUUID(),
+        });
         expect(result.statusCode).toBe(401);
         expect(JSON.parse(result.body)).toEqual({
           code: 'unauthorized',

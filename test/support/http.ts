@@ -1,9 +1,9 @@
-// A client for the HTTP tests: real requests with fetch to a real local server, each response
-// checked against openapi.json.
+// A client for the HTTP tests: real requests with fetch to a real server, each response checked
+// against openapi.json. The local test server and its table are imported only when a test starts
+// one, so that the end-to-end suite (test/e2e/), which sends the same requests to any base URL,
+// loads neither.
 import { afterAll, beforeAll } from '@jest/globals';
-import { startLocalServer } from '#local/server.ts';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
-import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
 
 export type HttpResponse = { status: number; headers: Headers; text: string; json: unknown };
 
@@ -15,13 +15,18 @@ export type RequestOptions = {
   key?: string | null;
 };
 
-/** A server's address and the API key its requests send by default. */
+/** A server's address (without /v1) and the API key its requests send by default. */
 export type TestServer = { url: string; apiKey: string };
 
 /** A local server on the test file's table, with a key of its own. */
 export async function startTestServer(): Promise<TestServer & { close(): Promise<void> }> {
+  const [{ startLocalServer }, { sourceApiGateway }, { testApiKeys, testFunctions }] = await Promise.all([
+    import('#local/server.ts'),
+    import('#local/local-functions.ts'),
+    import('#test/support/test-table.ts'),
+  ]);
   const [server, { key }] = await Promise.all([
-    startLocalServer({ functions: testFunctions, port: 0 }),
+    startLocalServer({ gateway: sourceApiGateway(testFunctions), port: 0 }),
     testApiKeys.issue('test'),
   ]);
   return { url: server.url, apiKey: key, close: server.close };
@@ -41,28 +46,40 @@ export function useTestServer() {
   return { request: (target: string, options?: RequestOptions) => running.request(target, options), running };
 }
 
+/**
+ * One request to `server.url + target`, where `target` is the path from /v1 on with any query
+ * (`/v1/pets?limit=5`, or a Link or Location header as the API sends it); the response read and
+ * checked against openapi.json.
+ */
+export async function sendRequest(
+  server: TestServer,
+  target: string,
+  options: RequestOptions = {},
+): Promise<HttpResponse> {
+  const { method = 'GET', body, key = server.apiKey } = options;
+  const headers: Record<string, string> = { ...options.headers };
+  if (key !== null) headers.Authorization ??= `Bearer ${key}`;
+  if (body !== undefined && typeof body === 'string') headers['Content-Type'] ??= 'application/json';
+  const response = await fetch(`${server.url}${target}`, { method, headers, body });
+  const text = await response.text();
+  // Every response the HTTP tests see must be one the OpenAPI document describes.
+  assertResponseMatchesOpenApi({
+    method,
+    path: target,
+    status: response.status,
+    headers: response.headers,
+    bodyText: text,
+  });
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
 export function httpClient(server: TestServer) {
-  return async function request(target: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    const { method = 'GET', body, key = server.apiKey } = options;
-    const headers: Record<string, string> = { ...options.headers };
-    if (key !== null) headers.Authorization ??= `Bearer ${key}`;
-    if (body !== undefined && typeof body === 'string') headers['Content-Type'] ??= 'application/json';
-    const response = await fetch(`${server.url}${target}`, { method, headers, body });
-    const text = await response.text();
-    // Every response the HTTP tests see must be one the OpenAPI document describes.
-    assertResponseMatchesOpenApi({
-      method,
-      path: target,
-      status: response.status,
-      headers: response.headers,
-      bodyText: text,
-    });
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  };
+  return (target: string, options?: RequestOptions): Promise<HttpResponse> =>
+    sendRequest(server, target, options);
 }

@@ -1,0 +1,63 @@
+// One Lambda execution environment for the stage run (local/lambda-instances.ts starts one per
+// concurrent instance): it loads the handler module that `_HANDLER` names from `LAMBDA_TASK_ROOT`
+// as the Node.js runtime does (.mjs, .js or .cjs), reports that it is ready or why its init
+// failed, then answers one invocation at a time over IPC. An exception that escapes a handler
+// ends the process, as it ends a Lambda instance.
+// Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
+// Lambda.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+const { _HANDLER = 'index.handler', LAMBDA_TASK_ROOT = '.' } = process.env;
+const exportAt = _HANDLER.lastIndexOf('.');
+const moduleName = _HANDLER.slice(0, exportAt);
+const exportName = _HANDLER.slice(exportAt + 1);
+
+const errorOf = (error) => ({
+  errorType: error instanceof Error ? error.name : typeof error,
+  errorMessage: error instanceof Error ? error.message : String(error),
+});
+
+async function loadHandler() {
+  const file = ['.mjs', '.js', '.cjs']
+    .map((extension) => join(LAMBDA_TASK_ROOT, `${moduleName}${extension}`))
+    .find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`Cannot find module '${moduleName}' in ${LAMBDA_TASK_ROOT}`);
+  const handler = (await import(pathToFileURL(file).href))[exportName];
+  if (typeof handler !== 'function') throw new Error(`${_HANDLER} is undefined or not exported`);
+  return handler;
+}
+
+/** What handlers read of Lambda's context. */
+const lambdaContext = ({ requestId, deadline }) => ({
+  awsRequestId: requestId,
+  functionName: process.env.AWS_LAMBDA_FUNCTION_NAME,
+  functionVersion: process.env.AWS_LAMBDA_FUNCTION_VERSION,
+  invokedFunctionArn: process.env.PETSTORE_LOCAL_FUNCTION_ARN,
+  memoryLimitInMB: process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE,
+  logGroupName: process.env.AWS_LAMBDA_LOG_GROUP_NAME,
+  logStreamName: process.env.AWS_LAMBDA_LOG_STREAM_NAME,
+  callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+});
+
+let handler;
+try {
+  handler = await loadHandler();
+} catch (error) {
+  process.send({ type: 'init-error', ...errorOf(error) }, () => process.exit(1));
+}
+
+if (handler) {
+  process.on('message', async (invocation) => {
+    try {
+      const result = await handler(invocation.event, lambdaContext(invocation));
+      process.send({ type: 'result', id: invocation.id, result: result ?? null });
+    } catch (error) {
+      process.send({ type: 'error', id: invocation.id, ...errorOf(error) });
+    }
+  });
+  process.send({ type: 'ready' });
+}

@@ -1,0 +1,95 @@
+// `npm run start:stage -- <staging|production> [--assembly <dir>]`: that stage as `cdk deploy`
+// would ship it, served on this machine. cdk.out is synthesized first when missing or stale; the
+// API Gateway configuration, the functions' bundles, environment, limits and IAM policies all
+// come from the template (local/stage-api.ts). Same settings as `npm start`; DynamoDB is the
+// embedded one unless AWS_ENDPOINT_URL_DYNAMODB names another local one.
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+import { localApiKey } from '#local/local-api-key.ts';
+import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { startLocalServer } from '#local/server.ts';
+import { givenStageAssembly, projectStageAssembly } from '#local/stage-assembly.ts';
+import { startStageApi } from '#local/stage-api.ts';
+import {
+  explainStartError,
+  fail,
+  printBanner,
+  readStartSettings,
+  shutdownOnSignals,
+} from '#local/start-settings.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const USAGE = 'usage: npm run start:stage -- <staging|production> [--assembly <cloud assembly dir>]';
+
+function readArguments() {
+  try {
+    const { positionals, values } = parseArgs({
+      allowPositionals: true,
+      options: { assembly: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    const [stage, ...extra] = positionals;
+    if (stage === undefined || extra.length > 0) return fail(USAGE);
+    return { stage, assembly: values.assembly };
+  } catch (error) {
+    return fail(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+const { stage, assembly: assemblyDir } = readArguments();
+const settings = readStartSettings(process.env);
+const explain = (error: NodeJS.ErrnoException) => explainStartError(settings, error);
+
+const assembly = (() => {
+  try {
+    return assemblyDir
+      ? givenStageAssembly(assemblyDir, stage)
+      : projectStageAssembly(PROJECT_ROOT, stage, (line) => console.log(line));
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+
+const stageApi = await startStageApi({
+  assembly,
+  async openDynamoDb(tableName) {
+    const dynamoDb = await openLocalDynamoDb({ ...settings, tableName });
+    if (dynamoDb.owned) return dynamoDb;
+    await dynamoDb.close();
+    // The functions sign for the local IAM check, which AWS would not accept.
+    throw new Error('AWS_ENDPOINT_URL_DYNAMODB must name a local DynamoDB: the stage run checks IAM itself.');
+  },
+  log: (functionName, line) => console.log(`[${functionName}] ${line}`),
+  instanceStarted: (functionName, pid) => console.log(`[${functionName}] cold start: instance pid ${pid}`),
+}).catch(explain);
+
+async function startServer() {
+  const apiKey = await localApiKey(
+    createApiKeyStore(stageApi.dynamoDb.table),
+    stageApi.dynamoDb,
+    settings.apiKey,
+  );
+  const server = await startLocalServer({
+    gateway: stageApi.gateway,
+    port: settings.port,
+    host: settings.host,
+    accessLog: (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })),
+  });
+  return { server, apiKey };
+}
+
+const { server, apiKey } = await startServer().catch(async (error: NodeJS.ErrnoException) => {
+  await stageApi.close();
+  return explain(error);
+});
+
+printBanner(`Pet store API, ${stage} stage from ${assembly.assemblyDir},`, settings, {
+  server,
+  dynamoDb: stageApi.dynamoDb,
+  apiKey,
+});
+shutdownOnSignals(server.close, stageApi.close);

@@ -1,0 +1,135 @@
+// The local gateway's definition read from a synthesized template: the REST API's resources and
+// methods (Lambda proxy integrations name their function by logical id; mock integrations answer
+// with the integration response their request template selects), its TOKEN authorizer, gateway
+// responses, the stage's method throttling and the usage plan's limits.
+import type {
+  ApiDefinition,
+  ApiMethodDefinition,
+  GatewayResponseDefinition,
+  Integration,
+  RateLimit,
+  UsagePlanDefinition,
+} from '#local/api-definition.ts';
+import { referencedIds } from '#local/cloud-template.ts';
+import type { TemplateReader } from '#local/cloud-template.ts';
+
+type Properties = Record<string, unknown>;
+const JSON_TYPE = 'application/json';
+
+/** `'value'` -> value: static header values are quoted; anything else cannot be reproduced here. */
+function staticHeaders(parameters: unknown, prefix: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries((parameters ?? {}) as Record<string, string>)) {
+    if (name.startsWith(prefix) && /^'.*'$/s.test(value))
+      headers[name.slice(prefix.length)] = value.slice(1, -1);
+  }
+  return headers;
+}
+
+/** The one function a Lambda integration's URI (or an authorizer's) points at. */
+function functionIn(reader: TemplateReader, uri: unknown): string {
+  const functionId = referencedIds(uri).find((id) => reader.resources[id]?.Type === 'AWS::Lambda::Function');
+  if (!functionId) throw new Error(`No Lambda function in the integration URI ${JSON.stringify(uri)}`);
+  return functionId;
+}
+
+function mockIntegration(reader: TemplateReader, integration: Properties): Integration {
+  const requested = JSON.parse(
+    String((integration.RequestTemplates as Properties | undefined)?.[JSON_TYPE] ?? '{}'),
+  ) as {
+    statusCode?: number;
+  };
+  const responses = (integration.IntegrationResponses ?? []) as Properties[];
+  const selected =
+    responses.find((response) => Number(response.StatusCode) === requested.statusCode) ??
+    responses.find((response) => response.SelectionPattern === undefined);
+  if (!selected) return { type: 'MOCK', status: 200, headers: {}, body: '' };
+  return {
+    type: 'MOCK',
+    status: Number(reader.resolve(selected.StatusCode)),
+    headers: staticHeaders(reader.resolve(selected.ResponseParameters), 'method.response.header.'),
+    body: String((reader.resolve(selected.ResponseTemplates) as Properties | undefined)?.[JSON_TYPE] ?? ''),
+  };
+}
+
+export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition {
+  const [restApi] = reader.ofType('AWS::ApiGateway::RestApi');
+  if (!restApi) throw new Error('The template has no AWS::ApiGateway::RestApi');
+  const resourcePaths = new Map<string, string>();
+  const pathOf = (resourceId: unknown): string => {
+    // The root is Fn::GetAtt [api, RootResourceId]; every other resource is a Ref.
+    const [id = ''] = referencedIds(resourceId);
+    if (id === restApi.logicalId) return '/';
+    const known = resourcePaths.get(id);
+    if (known !== undefined) return known;
+    const { ParentId, PathPart } = reader.resources[id]?.Properties ?? {};
+    const parent = pathOf(ParentId);
+    const path = `${parent === '/' ? '' : parent}/${String(PathPart)}`;
+    resourcePaths.set(id, path);
+    return path;
+  };
+
+  const methods: ApiMethodDefinition[] = reader
+    .ofType('AWS::ApiGateway::Method')
+    .map(({ Properties: method }) => {
+      const integration = method.Integration as Properties;
+      return {
+        resource: pathOf(method.ResourceId),
+        httpMethod: String(method.HttpMethod),
+        authorized: method.AuthorizationType === 'CUSTOM',
+        integration:
+          integration.Type === 'MOCK'
+            ? mockIntegration(reader, integration)
+            : { type: 'AWS_PROXY', functionName: functionIn(reader, integration.Uri) },
+      };
+    });
+
+  const [authorizer] = reader.ofType('AWS::ApiGateway::Authorizer');
+  if (authorizer?.Properties.Type !== 'TOKEN')
+    throw new Error('The stage run serves a TOKEN authorizer only');
+  const identitySource = String(authorizer.Properties.IdentitySource);
+
+  const gatewayResponses: Record<string, GatewayResponseDefinition> = {};
+  for (const { Properties: response } of reader.ofType('AWS::ApiGateway::GatewayResponse')) {
+    const resolved = reader.resolve(response) as Properties;
+    gatewayResponses[String(resolved.ResponseType)] = {
+      status: resolved.StatusCode === undefined ? undefined : Number(resolved.StatusCode),
+      headers: staticHeaders(resolved.ResponseParameters, 'gatewayresponse.header.'),
+      template: String((resolved.ResponseTemplates as Properties | undefined)?.[JSON_TYPE] ?? ''),
+    };
+  }
+
+  const [stage] = reader.ofType('AWS::ApiGateway::Stage');
+  const allMethods = ((stage?.Properties.MethodSettings ?? []) as Properties[]).find(
+    (setting) => setting.ResourcePath === '/*' && setting.HttpMethod === '*',
+  );
+  const [usagePlan] = reader.ofType('AWS::ApiGateway::UsagePlan');
+  return {
+    stageName: String(stage?.Properties.StageName ?? 'v1'),
+    methods,
+    authorizer: {
+      header: identitySource.replace(/^method\.request\.header\./, ''),
+      validationRegex: String(authorizer.Properties.IdentityValidationExpression ?? '.*'),
+      resultsCacheTtlSeconds: Number(authorizer.Properties.AuthorizerResultTtlInSeconds ?? 300),
+      functionName: functionIn(reader, authorizer.Properties.AuthorizerUri),
+    },
+    gatewayResponses,
+    methodThrottle: rateLimitOf(allMethods?.ThrottlingRateLimit, allMethods?.ThrottlingBurstLimit),
+    usagePlan: usagePlan && usagePlanOf(reader.resolve(usagePlan.Properties) as Properties),
+  };
+}
+
+function rateLimitOf(rate: unknown, burst: unknown): RateLimit | undefined {
+  return rate === undefined || burst === undefined
+    ? undefined
+    : { rateLimit: Number(rate), burstLimit: Number(burst) };
+}
+
+function usagePlanOf({ Throttle, Quota }: Properties): UsagePlanDefinition {
+  const throttle = (Throttle ?? {}) as Properties;
+  const quota = Quota as { Limit?: number; Period?: 'DAY' | 'WEEK' | 'MONTH' } | undefined;
+  return {
+    throttle: rateLimitOf(throttle.RateLimit, throttle.BurstLimit),
+    quota: quota?.Limit === undefined ? undefined : { limit: quota.Limit, period: quota.Period ?? 'DAY' },
+  };
+}

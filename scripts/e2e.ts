@@ -1,0 +1,106 @@
+// `npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]`: the HTTP contract tests
+// (test/e2e/contract-suite.ts) against any running API: `npm start`, a local emulation of a
+// synthesized stage, or a deployed stage over HTTPS. It checks its arguments (a bad one stops it
+// with one line and exit code 2), then runs jest as `npm run jest` does, on test/e2e/remote.e2e.ts
+// only, which reads the target from the PETSTORE_E2E_* variables set here; it exits with jest's code.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage: npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]
+
+Runs the HTTP contract tests (test/e2e/contract-suite.ts) against a running pet store API.
+
+  --base-url <url>  the API's base URL: http or https, ending in /v1
+                    (http://127.0.0.1:3000/v1, https://<id>.execute-api.<region>.amazonaws.com/v1)
+  --api-key <key>   an active API key of that API, sent as a bearer token
+  --read-only       send only requests that change nothing: no pet is created
+  --help            print this text
+
+Exits with jest's exit code, or 2 when an argument is missing or bad.`;
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const fail = (message: string): never => {
+  console.error(`petstore e2e: ${message}`);
+  process.exit(2);
+};
+
+function readArguments(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        'read-only': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    // parseArgs explains an unknown option or a missing value in its first line.
+    return fail(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+}
+
+/** The base URL without its trailing slash, when it is http(s) and ends in /v1. */
+function checkBaseUrl(value: string | undefined): string {
+  if (value === undefined) return fail('--base-url is required (see --help)');
+  const url = URL.parse(value.replace(/\/$/, ''));
+  const fine =
+    url !== null &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname.endsWith('/v1') &&
+    url.search === '' &&
+    url.hash === '' &&
+    // fetch refuses URLs with credentials; the key goes in the Authorization header.
+    url.username === '' &&
+    url.password === '';
+  return fine ? url.href : fail(`--base-url must be an http(s) URL ending in /v1, not "${value}"`);
+}
+
+function checkApiKey(value: string | undefined): string {
+  if (value === undefined) return fail('--api-key is required (see --help)');
+  if (!/^\S+$/.test(value)) fail('--api-key must be an API key: not empty, no spaces');
+  return value;
+}
+
+const values = readArguments(process.argv.slice(2));
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const baseUrl = checkBaseUrl(values['base-url']);
+const apiKey = checkApiKey(values['api-key']);
+
+// The same command as the `jest` npm script, with remote.e2e.ts as the only test file.
+const jest = spawn(
+  process.execPath,
+  [
+    '--experimental-vm-modules',
+    '--disable-warning=ExperimentalWarning',
+    '-r',
+    './scripts/check-node-version.cjs',
+    'node_modules/jest/bin/jest.js',
+    '--testMatch',
+    '<rootDir>/test/e2e/remote.e2e.ts',
+  ],
+  {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PETSTORE_E2E_BASE_URL: baseUrl,
+      PETSTORE_E2E_API_KEY: apiKey,
+      PETSTORE_E2E_READ_ONLY: String(values['read-only']),
+    },
+  },
+);
+// Ctrl+C reaches jest too; this process waits for jest to stop instead of leaving it behind.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => jest.kill(signal));
+jest.once('error', (error) => {
+  console.error(`petstore e2e: could not run jest: ${error.message}`);
+  process.exit(1);
+});
+jest.once('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0)));

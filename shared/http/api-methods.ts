@@ -1,0 +1,27 @@
+// Every method of the REST API and what answers it: a function for each route, and API Gateway
+// itself (a mock integration answering an Error object) for another method on a known path (405)
+// and for any path no route serves (404). The CDK stack builds exactly these methods; the local
+// gateway serves them when it runs from the sources (`npm start`).
+import type { ApiError } from '#shared/api-error.ts';
+import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
+import { ALLOWED_METHODS, ROUTES } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+
+/** API Gateway's catch-all resource: every path below the stage that no other resource matches. */
+export const CATCH_ALL_RESOURCE = '/{proxy+}';
+
+export type ApiMethod = { resource: string; httpMethod: string } & (
+  { operationId: OperationId; error?: undefined } | { operationId?: undefined; error: ApiError }
+);
+
+export const API_METHODS: ApiMethod[] = [
+  ...ROUTES.map(({ path, method, operationId }) => ({ resource: path, httpMethod: method, operationId })),
+  // API Gateway picks ANY only when no method of the resource matches.
+  ...Object.keys(ALLOWED_METHODS).map((path) => ({
+    resource: path,
+    httpMethod: 'ANY',
+    error: methodNotAllowedError(path),
+  })),
+  { resource: '/', httpMethod: 'ANY', error: unknownPathError() },
+  { resource: CATCH_ALL_RESOURCE, httpMethod: 'ANY', error: unknownPathError() },
+];

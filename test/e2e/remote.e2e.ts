@@ -1,0 +1,35 @@
+// The contract suite (contract-suite.ts) against the API that the environment names: a deployed
+// stage over HTTPS, its local emulation or `npm start`. `npm run test:e2e` (scripts/e2e.ts) checks
+// its arguments and sets these variables; run by hand, a missing or bad one stops the file with
+// one message. Named .e2e.ts so that `npm test` (testMatch test/**/*.test.ts) never picks it up:
+// it needs a running API and its key.
+//   PETSTORE_E2E_BASE_URL   http(s) URL ending in /v1
+//   PETSTORE_E2E_API_KEY    an active key of that API
+//   PETSTORE_E2E_READ_ONLY  'true' (send only requests that change nothing) or 'false'
+import { describe } from '@jest/globals';
+import { defineContractSuite } from '#test/e2e/contract-suite.ts';
+import type { E2eTarget } from '#test/e2e/contract-suite.ts';
+
+function targetFromEnvironment(env: NodeJS.ProcessEnv): E2eTarget {
+  const wrong = (what: string) =>
+    new Error(
+      `${what}: run the suite with npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]`,
+    );
+  const baseUrl = (env.PETSTORE_E2E_BASE_URL ?? '').replace(/\/$/, '');
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?\/v1$/.test(baseUrl)) {
+    throw wrong(`PETSTORE_E2E_BASE_URL must be an http(s) URL ending in /v1, not "${baseUrl}"`);
+  }
+  const apiKey = env.PETSTORE_E2E_API_KEY ?? '';
+  if (!/^\S+$/.test(apiKey)) throw wrong('PETSTORE_E2E_API_KEY must be an API key');
+  const readOnly = env.PETSTORE_E2E_READ_ONLY;
+  if (readOnly !== 'true' && readOnly !== 'false') {
+    throw wrong(`PETSTORE_E2E_READ_ONLY must be 'true' or 'false', not "${readOnly ?? ''}"`);
+  }
+  return { baseUrl, apiKey, readOnly: readOnly === 'true' };
+}
+
+const target = targetFromEnvironment(process.env);
+
+describe(`the API at ${target.baseUrl}${target.readOnly ? ', read-only' : ''}`, () => {
+  defineContractSuite(() => target);
+});
