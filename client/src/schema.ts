@@ -31,7 +31,7 @@ export interface paths {
     /**
      * Get an animal (deprecated)
      * @deprecated
-     * @description Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets (`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its answers but API Gateway's own (401, 429, 500, 503) carry the `Deprecation`, `Sunset` and `Link` headers.
+     * @description Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets (`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and `Link` headers.
      */
     get: operations['getPet'];
     put?: never;
@@ -97,7 +97,7 @@ export interface components {
      *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine) |
      *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
-     *     | 503 | `service_unavailable` | the database is unreachable or throttling; with `Retry-After` |
+     *     | 502, 503, 504 | `service_unavailable` | the database is unreachable or throttling (503), the function failed (502) or timed out (504); with `Retry-After` |
      */
     Error: {
       /**
@@ -336,6 +336,29 @@ export interface components {
         };
       };
     };
+    /** @description `service_unavailable`: The function failed or could not be invoked (API Gateway); retry later. */
+    FunctionFailed: {
+      headers: {
+        /** @description Seconds to wait before retrying (the delay-seconds form of RFC 9110). */
+        'Retry-After': number;
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "code": "service_unavailable",
+         *       "message": "The request could not be completed: retry later.",
+         *       "status": 502
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          code: 'service_unavailable';
+          /** @constant */
+          status: 502;
+        };
+      };
+    };
     /** @description `service_unavailable`: The database is unreachable or throttling. */
     ServiceUnavailable: {
       headers: {
@@ -356,6 +379,29 @@ export interface components {
           code: 'service_unavailable';
           /** @constant */
           status: 503;
+        };
+      };
+    };
+    /** @description `service_unavailable`: The function ran past its timeout (API Gateway); retry later. */
+    FunctionTimedOut: {
+      headers: {
+        /** @description Seconds to wait before retrying (the delay-seconds form of RFC 9110). */
+        'Retry-After': number;
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "code": "service_unavailable",
+         *       "message": "The request took too long to complete: retry later.",
+         *       "status": 504
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          code: 'service_unavailable';
+          /** @constant */
+          status: 504;
         };
       };
     };
@@ -405,7 +451,9 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      502: components['responses']['FunctionFailed'];
       503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['FunctionTimedOut'];
     };
   };
   createPet: {
@@ -446,7 +494,9 @@ export interface operations {
       422: components['responses']['IdempotencyMismatch'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      502: components['responses']['FunctionFailed'];
       503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['FunctionTimedOut'];
     };
   };
   getPet: {
@@ -524,7 +574,9 @@ export interface operations {
       };
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      502: components['responses']['FunctionFailed'];
       503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['FunctionTimedOut'];
     };
   };
 }

@@ -3,6 +3,7 @@
 // explained here.
 import { ERROR_CATALOGUE } from '#shared/api-error.ts';
 import type { ApiError, ErrorCode } from '#shared/api-error.ts';
+import { gatewayErrorOf } from '#shared/http/gateway-responses.ts';
 import { bodyTooLarge, MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import type { Json } from './objects.ts';
 import { header, RETRY_AFTER } from './response-headers.ts';
@@ -18,12 +19,19 @@ const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   unsupported_media_type: 'the body is not `application/json` (a `charset=utf-8` parameter is fine)',
   too_many_requests: 'throttled or over quota; with `Retry-After` where known',
   internal_error: 'a bug; logged with the request id, nothing internal is shown',
-  service_unavailable: 'the database is unreachable or throttling; with `Retry-After`',
+  service_unavailable:
+    'the database is unreachable or throttling (503), the function failed (502) or timed out (504); with `Retry-After`',
+};
+
+/** The codes answered with more than one status. */
+const MORE_STATUSES: Partial<Record<ErrorCode, string>> = {
+  idempotency_conflict: '409, 422',
+  service_unavailable: '502, 503, 504',
 };
 
 export function errorCatalogueTable(): string {
   const rows = Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => {
-    const statuses = code === 'idempotency_conflict' ? '409, 422' : String(status);
+    const statuses = MORE_STATUSES[code as ErrorCode] ?? String(status);
     return `| ${statuses} | \`${code}\` | ${ERROR_CODE_WHEN[code as ErrorCode]} |`;
   });
   return ['| HTTP | code | when |', '|---|---|---|', ...rows].join('\n');
@@ -78,10 +86,24 @@ export const ERROR_RESPONSES = {
     headers: { 'Retry-After': RETRY_AFTER(false) },
   },
   InternalError: { code: 'internal_error', description: 'A bug; nothing internal is shown.' },
+  FunctionFailed: {
+    code: 'service_unavailable',
+    status: 502,
+    description: 'The function failed or could not be invoked (API Gateway); retry later.',
+    headers: { 'Retry-After': RETRY_AFTER(true) },
+    thrown: gatewayErrorOf('DEFAULT_5XX'),
+  },
   ServiceUnavailable: {
     code: 'service_unavailable',
     description: 'The database is unreachable or throttling.',
     headers: { 'Retry-After': RETRY_AFTER(true) },
+  },
+  FunctionTimedOut: {
+    code: 'service_unavailable',
+    status: 504,
+    description: 'The function ran past its timeout (API Gateway); retry later.',
+    headers: { 'Retry-After': RETRY_AFTER(true) },
+    thrown: gatewayErrorOf('INTEGRATION_TIMEOUT'),
   },
 } satisfies Record<string, ErrorResponse>;
 

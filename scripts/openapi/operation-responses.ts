@@ -46,7 +46,9 @@ const GATEWAY_ERRORS: ErrorResponseName[] = [
   'Unauthorized',
   'TooManyRequests',
   'InternalError',
+  'FunctionFailed',
   'ServiceUnavailable',
+  'FunctionTimedOut',
 ];
 
 /** Responses keyed by status in ascending order; errors by reference unless they carry extra headers. */

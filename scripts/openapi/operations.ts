@@ -79,7 +79,7 @@ const OPERATIONS: Record<OperationId, Json> = {
     description:
       'Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets ' +
       '(`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its ' +
-      "answers but API Gateway's own (401, 429, 500, 503) carry the `Deprecation`, `Sunset` and `Link` headers.",
+      "answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and `Link` headers.",
     deprecated: true,
     parameters: parameterList('path', PATH_PARAMETERS),
     responses: operationResponses(

@@ -13,6 +13,7 @@ export type GatewayResponse<Type extends string = string> = {
 };
 
 const NO_ROUTE = 'No route matches this path.';
+const FUNCTION_FAILED = 'The request could not be completed: retry later.';
 const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 /** RFC 9110: a 401 names the scheme that would succeed. */
 const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
@@ -20,7 +21,7 @@ const bearerChallenge = { 'WWW-Authenticate': 'Bearer' };
 function gatewayResponse<Type extends string>(
   type: Type,
   code: ErrorCode,
-  options: { message?: string; headers?: Record<string, string> } = {},
+  options: { message?: string; status?: number; headers?: Record<string, string> } = {},
 ): GatewayResponse<Type> {
   const error = new ApiError(code, options.message, options);
   return { type, body: error.toBody(), headers: { ...RESPONSE_HEADERS, ...error.headers } };
@@ -47,11 +48,27 @@ export const GATEWAY_RESPONSES = [
   // The authorizer fails (rather than denies) when it cannot read the key table.
   gatewayResponse('AUTHORIZER_FAILURE', 'service_unavailable', { headers: retryAfter }),
   gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR', 'internal_error'),
-  gatewayResponse('INTEGRATION_FAILURE', 'service_unavailable', { headers: retryAfter }),
-  gatewayResponse('INTEGRATION_TIMEOUT', 'service_unavailable', { headers: retryAfter }),
+  // The function failed (threw, crashed, its instance died) or could not be invoked: API
+  // Gateway's 502, worth a retry (a create with its Idempotency-Key is safe to repeat).
+  gatewayResponse('INTEGRATION_FAILURE', 'service_unavailable', {
+    status: 502,
+    message: FUNCTION_FAILED,
+    headers: retryAfter,
+  }),
+  // The function ran past its timeout, or past API Gateway's 29 s: 504.
+  gatewayResponse('INTEGRATION_TIMEOUT', 'service_unavailable', {
+    status: 504,
+    message: 'The request took too long to complete: retry later.',
+    headers: retryAfter,
+  }),
   gatewayResponse('API_CONFIGURATION_ERROR', 'internal_error'),
   gatewayResponse('DEFAULT_4XX', 'validation_error'),
-  gatewayResponse('DEFAULT_5XX', 'internal_error'),
+  // What API Gateway answers a Lambda function error with (502) when no other type applies.
+  gatewayResponse('DEFAULT_5XX', 'service_unavailable', {
+    status: 502,
+    message: FUNCTION_FAILED,
+    headers: retryAfter,
+  }),
 ] as const;
 
 export type GatewayResponseType = (typeof GATEWAY_RESPONSES)[number]['type'];
@@ -60,6 +77,12 @@ export const gatewayResponseOf = (type: GatewayResponseType): GatewayResponse =>
   const response = GATEWAY_RESPONSES.find((candidate) => candidate.type === type);
   if (!response) throw new Error(`No gateway response of type ${type}`);
   return response;
+};
+
+/** A gateway response as the error it answers (its body's code, message and status). */
+export const gatewayErrorOf = (type: GatewayResponseType): ApiError => {
+  const { body } = gatewayResponseOf(type);
+  return new ApiError(body.code, body.message, { status: body.status });
 };
 
 /** The answer for a path no route serves. */

@@ -1,0 +1,85 @@
+// The local gateway's two sources agree: what `npm start` serves from the shared modules is what
+// the synthesized template tells API Gateway (methods, integrations, gateway responses, authorizer),
+// and the template's limits are each stage's settings. And the limits behave as token buckets.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { apiDefinitionFromModules } from '#local/api-definition.ts';
+import type { ApiDefinition } from '#local/api-definition.ts';
+import { createTemplateReader, readTemplate } from '#local/cloud-template.ts';
+import { createGatewayLimits } from '#local/gateway-limits.ts';
+import { projectStageAssembly } from '#local/stage-assembly.ts';
+import { apiDefinitionFromTemplate } from '#local/template-api-definition.ts';
+import { AUTHORIZER } from '#shared/http/routes.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const fromTemplate = (stage: string) => {
+  const { templateFile } = projectStageAssembly(PROJECT_ROOT, stage, () => undefined);
+  return apiDefinitionFromTemplate(createTemplateReader(readTemplate(templateFile)));
+};
+
+/** Methods comparable across sources: functions by route, mocks by their whole answer. */
+const methodsOf = (definition: ApiDefinition) =>
+  definition.methods
+    .map(({ resource, httpMethod, authorized, integration }) => ({
+      resource,
+      httpMethod,
+      authorized,
+      answer: integration.type === 'MOCK' ? integration : 'a function',
+    }))
+    .sort((a, b) => `${a.resource} ${a.httpMethod}`.localeCompare(`${b.resource} ${b.httpMethod}`));
+
+describe.each([
+  ['staging', { rateLimit: 20, burstLimit: 40 }, { rateLimit: 5, burstLimit: 10 }, 10_000],
+  ['production', { rateLimit: 200, burstLimit: 400 }, { rateLimit: 50, burstLimit: 100 }, 500_000],
+])('the %s template', (stage, methodThrottle, keyThrottle, quota) => {
+  const modules = apiDefinitionFromModules();
+  const template = fromTemplate(stage);
+
+  it('has the methods and mock answers of the shared modules', () => {
+    expect(methodsOf(template)).toEqual(methodsOf(modules));
+  });
+
+  it('has the gateway responses of the shared modules', () => {
+    expect(template.gatewayResponses).toEqual(modules.gatewayResponses);
+  });
+
+  it("has the authorizer's header, expression and cache TTL", () => {
+    expect(template.authorizer).toEqual({
+      header: AUTHORIZER.header,
+      validationRegex: AUTHORIZER.validationRegex,
+      resultsCacheTtlSeconds: AUTHORIZER.resultsCacheTtlSeconds,
+      functionName: 'AuthorizerFunction',
+    });
+  });
+
+  it("has the stage's limits", () => {
+    expect(template.methodThrottle).toEqual(methodThrottle);
+    expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
+  });
+});
+
+describe('the limits', () => {
+  it('throttle each method and each key as token buckets, and count a daily quota', () => {
+    let now = Date.UTC(2026, 0, 1, 23, 59, 59);
+    const limits = createGatewayLimits(
+      {
+        methodThrottle: { rateLimit: 2, burstLimit: 3 },
+        usagePlan: { throttle: { rateLimit: 10, burstLimit: 10 }, quota: { limit: 5, period: 'DAY' } },
+      },
+      () => now,
+    );
+    const burst = Array.from({ length: 4 }, () => limits.admitMethod('GET /pets'));
+    expect(burst).toEqual([undefined, undefined, undefined, 'THROTTLED']);
+    expect(limits.admitMethod('POST /pets')).toBeUndefined();
+    now += 500;
+    expect(limits.admitMethod('GET /pets')).toBeUndefined();
+    expect(limits.admitMethod('GET /pets')).toBe('THROTTLED');
+
+    const perKey = Array.from({ length: 6 }, () => limits.admitKey('key-a'));
+    expect(perKey).toEqual([undefined, undefined, undefined, undefined, undefined, 'QUOTA_EXCEEDED']);
+    expect(limits.admitKey('key-b')).toBeUndefined();
+    now += 1_000; // the next UTC day
+    expect(limits.admitKey('key-a')).toBeUndefined();
+  });
+});
