@@ -1,6 +1,6 @@
 // An HTTP proxy on 127.0.0.1 in front of a DynamoDB endpoint, with hooks to answer a request
-// itself, rewrite it, or see the answer: the core of the bench's counting proxy and the tests'
-// faulty DynamoDB. Bodies are read whole (DynamoDB's JSON requests and answers are small), so a
+// itself (at once or after a while), rewrite it, or see the answer (and hold it back a while): the
+// core of the bench's counting proxy, the stage run's IAM check and the tests' faulty DynamoDB. Bodies are read whole (DynamoDB's JSON requests and answers are small), so a
 // hook sees and changes them in one piece. It can stop (connections refused, requests in flight
 // cut) and restart on the same port, as a DynamoDB endpoint that is unreachable for a while.
 import { createServer, request as httpRequest } from 'node:http';
@@ -18,12 +18,18 @@ export type ProxiedRequest = {
 export type ProxiedAnswer = { status: number; headers: OutgoingHttpHeaders; body: Buffer };
 
 export type DynamoDbProxyHooks = {
-  /** An answer to give instead of the endpoint's (a fault), or undefined to forward the request. */
-  answer?(request: ProxiedRequest): ProxiedAnswer | undefined;
+  /**
+   * An answer to give instead of the endpoint's (a fault), or undefined to forward the request;
+   * it may take its time (a slow DynamoDB).
+   */
+  answer?(request: ProxiedRequest): ProxiedAnswer | undefined | Promise<ProxiedAnswer | undefined>;
   /** The request to forward instead of the client's. */
   rewrite?(request: ProxiedRequest): ProxiedRequest;
-  /** Sees each answer of the endpoint, with the request as forwarded, before the client does. */
-  observe?(request: ProxiedRequest, answer: ProxiedAnswer): void;
+  /**
+   * Sees each answer of the endpoint, with the request as forwarded, before the client does; the
+   * client waits for it (an answer held back).
+   */
+  observe?(request: ProxiedRequest, answer: ProxiedAnswer): void | Promise<void>;
 };
 
 export type DynamoDbProxy = {
@@ -76,11 +82,11 @@ export async function startDynamoDbProxy(
       headers: incoming.headers,
       body: await readAll(incoming),
     };
-    let answer = hooks.answer?.(received);
+    let answer = await hooks.answer?.(received);
     if (!answer) {
       const request = hooks.rewrite?.(received) ?? received;
       answer = await forward(upstream, incoming, request.body);
-      hooks.observe?.(request, answer);
+      await hooks.observe?.(request, answer);
     }
     // A stop may have cut the client off while the endpoint was answering.
     if (!outgoing.destroyed) outgoing.writeHead(answer.status, answer.headers).end(answer.body);

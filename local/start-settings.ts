@@ -1,9 +1,11 @@
 // What `npm start` and `npm run start:stage` share: their settings read once from the environment
-// (listed in the README), one line for each thing that stops them, the banner, and the shutdown on
-// SIGINT/SIGTERM.
+// (listed in the README), one line for each thing that stops them, the HTTP server, the banner, and
+// the shutdown on SIGINT/SIGTERM.
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { DEFAULT_TABLE_NAME, localDynamoDbOptions } from '#local/local-dynamodb.ts';
 import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
+import type { ApiGateway } from '#local/api-gateway.ts';
+import { startLocalServer } from '#local/server.ts';
 import type { LocalServer } from '#local/server.ts';
 
 export const fail = (message: string): never => {
@@ -38,6 +40,15 @@ export function explainStartError(settings: StartSettings, error: NodeJS.ErrnoEx
     return fail(`table ${settings.tableName ?? DEFAULT_TABLE_NAME} does not exist at ${settings.endpoint}.`);
   return fail(`could not start: ${error.message}`);
 }
+
+/** The HTTP server on the settings' host and port, one JSON access-log line per request. */
+export const listen = (gateway: ApiGateway, settings: StartSettings) =>
+  startLocalServer({
+    gateway,
+    port: settings.port,
+    host: settings.host,
+    accessLog: (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })),
+  });
 
 export function printBanner(
   title: string,

@@ -8,12 +8,12 @@ import { parseArgs } from 'node:util';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { localApiKey } from '#local/local-api-key.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
-import { startLocalServer } from '#local/server.ts';
 import { givenStageAssembly, projectStageAssembly } from '#local/stage-assembly.ts';
 import { startStageApi } from '#local/stage-api.ts';
 import {
   explainStartError,
   fail,
+  listen,
   printBanner,
   readStartSettings,
   shutdownOnSignals,
@@ -73,12 +73,7 @@ async function startServer() {
     stageApi.dynamoDb,
     settings.apiKey,
   );
-  const server = await startLocalServer({
-    gateway: stageApi.gateway,
-    port: settings.port,
-    host: settings.host,
-    accessLog: (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })),
-  });
+  const server = await listen(stageApi.gateway, settings);
   return { server, apiKey };
 }
 

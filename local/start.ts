@@ -8,9 +8,9 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { localApiKey } from '#local/local-api-key.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { createLocalFunctions, sourceApiGateway } from '#local/local-functions.ts';
-import { startLocalServer } from '#local/server.ts';
 import {
   explainStartError,
+  listen,
   printBanner,
   readStartSettings,
   shutdownOnSignals,
@@ -32,12 +32,7 @@ async function startServer() {
     (dynamoDb.owned ? await tableCursorSecret(table) : randomBytes(32).toString('base64url'));
   const apiKey = await localApiKey(createApiKeyStore(table), dynamoDb, settings.apiKey);
   const functions = createLocalFunctions({ table, cursorSecret, observability: createObservability() });
-  const server = await startLocalServer({
-    gateway: sourceApiGateway(functions),
-    port: settings.port,
-    host: settings.host,
-    accessLog: (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })),
-  });
+  const server = await listen(sourceApiGateway(functions), settings);
   return { server, apiKey };
 }
 
