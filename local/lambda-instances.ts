@@ -68,13 +68,19 @@ function startInstance(name: string, spec: LambdaFunctionSpec, log: LambdaInstan
   return instance;
 }
 
+/** Ends an instance now: it is never handed out again, even before its exit is reported. */
+function kill(instance: Instance) {
+  instance.alive = false;
+  instance.process.kill('SIGKILL');
+}
+
 /** Sends one invocation to a ready instance; kills it past the timeout. */
 function invokeInstance(instance: Instance, spec: LambdaFunctionSpec, event: unknown, requestId: string) {
   return new Promise<Invocation>((resolve) => {
     const id = randomUUID();
     const timeoutMs = spec.timeoutSeconds * 1000;
     const timer = setTimeout(() => {
-      instance.process.kill('SIGKILL');
+      kill(instance);
       finish({
         ok: false,
         failure: 'timeout',
@@ -134,7 +140,7 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
       try {
         const initFailure = await instance.ready;
         if (initFailure) {
-          instance.process.kill('SIGKILL');
+          kill(instance);
           return initFailure;
         }
         return await invokeInstance(instance, spec, event, requestId);
@@ -143,7 +149,7 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
       }
     },
     close() {
-      for (const instance of all) instance.process.kill('SIGKILL');
+      for (const instance of all) kill(instance);
       all.clear();
     },
   };
