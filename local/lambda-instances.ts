@@ -54,7 +54,8 @@ function startInstance(name: string, spec: LambdaFunctionSpec, log: LambdaInstan
     if (stream) createInterface({ input: stream }).on('line', (line) => log?.(name, line));
   }
   const instance: Instance = { process: child, alive: true, ready: Promise.resolve(undefined) };
-  child.once('exit', () => (instance.alive = false));
+  // An instance that died between calls is never handed out; a send to it fails, it does not throw.
+  child.once('exit', () => (instance.alive = false)).on('error', () => (instance.alive = false));
   instance.ready = new Promise((resolve) => {
     child.once('exit', (code) =>
       resolve({ ok: false, failure: 'error', message: `Runtime exited with code ${code} during init` }),
@@ -100,7 +101,9 @@ function invokeInstance(instance: Instance, spec: LambdaFunctionSpec, event: unk
       resolve(invocation);
     }
     instance.process.on('message', onMessage).once('exit', onExit);
-    instance.process.send({ id, requestId, event, deadline: Date.now() + timeoutMs });
+    instance.process.send({ id, requestId, event, deadline: Date.now() + timeoutMs }, (error) => {
+      if (error) finish({ ok: false, failure: 'error', message: `Runtime unreachable: ${error.message}` });
+    });
   });
 }
 
