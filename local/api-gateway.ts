@@ -12,6 +12,7 @@ import { gatewayAnswer } from '#local/gateway-answers.ts';
 import type { GatewayAnswerType } from '#local/gateway-answers.ts';
 import { createGatewayLimits } from '#local/gateway-limits.ts';
 import type { FunctionRunner } from '#local/function-runner.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/local-account.ts';
 import { toProxyEvent } from '#local/proxy-event.ts';
 
 /** API Gateway's payload limit: past it the answer is 413 without the functions. */
@@ -131,6 +132,18 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     return result as APIGatewayProxyResult;
   }
 
+  /** API Gateway's own answers to this request, with its `$context` for their templates. */
+  const answerTo =
+    (request: GatewayRequest, resourcePath = '') =>
+    (type: GatewayAnswerType) =>
+      gatewayAnswer(definition, type, {
+        requestId: request.requestId,
+        httpMethod: request.method,
+        resourcePath,
+        path: splitTarget(request.target).pathname,
+        stage: definition.stageName,
+      });
+
   async function handleGatewayRequest(request: GatewayRequest): Promise<APIGatewayProxyResult> {
     const { pathname, query } = splitTarget(request.target);
     const underStage = pathname === basePath || pathname.startsWith(`${basePath}/`);
@@ -138,14 +151,7 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     // Outside the stage only the catch-all answers, as every path does behind the authorizer.
     const matched = underStage ? matchResource(path) : catchAll && { ...catchAll, pathParameters: {} };
     const method = matched && methodOf(matched.resource, request.method);
-    const answer = (type: GatewayAnswerType) =>
-      gatewayAnswer(definition, type, {
-        requestId: request.requestId,
-        httpMethod: request.method,
-        resourcePath: matched?.resource ?? '',
-        path: pathname,
-        stage: definition.stageName,
-      });
+    const answer = answerTo(request, matched?.resource);
 
     if (request.bodyBytes > MAX_REQUEST_BYTES) return answer('REQUEST_TOO_LARGE');
     if (!matched || !method) return answer('MISSING_AUTHENTICATION_TOKEN');
@@ -156,7 +162,7 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     if (method.authorized) {
       // Like the proxy event's single-value map, the last of repeated headers counts.
       const identity = request.headers.findLast(([name]) => name.toLowerCase() === identityHeader)?.[1];
-      const methodArn = `arn:aws:execute-api:local:123456789012:local/${definition.stageName}/${request.method}${path}`;
+      const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local/${definition.stageName}/${request.method}${path}`;
       const authorization = await authorize(identity, methodArn, request.requestId);
       if (authorization.denied) return answer(authorization.denied);
       if (definition.usagePlan) {
@@ -183,14 +189,5 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     return typeof result === 'string' ? answer(result) : result;
   }
 
-  return (request) =>
-    handleGatewayRequest(request).catch(() =>
-      gatewayAnswer(definition, 'DEFAULT_5XX', {
-        requestId: request.requestId,
-        httpMethod: request.method,
-        resourcePath: '',
-        path: request.target,
-        stage: definition.stageName,
-      }),
-    );
+  return (request) => handleGatewayRequest(request).catch(() => answerTo(request)('DEFAULT_5XX'));
 }

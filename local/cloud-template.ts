@@ -4,6 +4,7 @@
 // What a Ref or an attribute means locally is asked of `localValue`, by resource and attribute;
 // what it does not answer becomes a name or an ARN in a fixed local account and region.
 import { readFileSync } from 'node:fs';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/local-account.ts';
 
 export type TemplateResource = {
   Type: string;
@@ -11,10 +12,6 @@ export type TemplateResource = {
   Metadata?: Record<string, unknown>;
 };
 export type CloudTemplate = { Resources: Record<string, TemplateResource> };
-
-/** The account and region of everything the stage run makes up. */
-export const LOCAL_ACCOUNT = '123456789012';
-export const LOCAL_REGION = 'us-east-1';
 
 const PSEUDO_PARAMETERS: Record<string, string> = {
   'AWS::AccountId': LOCAL_ACCOUNT,

@@ -9,7 +9,7 @@ import { startDynamoDbProxy } from '#local/dynamodb-proxy.ts';
 import type { ProxiedAnswer, ProxiedRequest } from '#local/dynamodb-proxy.ts';
 import { evaluatePolicy } from '#local/iam-policy.ts';
 import type { PolicyStatement } from '#local/iam-policy.ts';
-import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/cloud-template.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/local-account.ts';
 
 export type DynamoDbCaller = { principalArn: string; statements: PolicyStatement[] };
 

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/local-account.ts';
 
 export function lambdaContext(requestId: string = randomUUID()): Context {
   const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
@@ -10,7 +11,7 @@ export function lambdaContext(requestId: string = randomUUID()): Context {
     callbackWaitsForEmptyEventLoop: false,
     functionName: 'petstore-local',
     functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:123456789012:function:petstore-local',
+    invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:petstore-local`,
     memoryLimitInMB: '256',
     logGroupName: 'local',
     logStreamName: 'local',

@@ -40,7 +40,13 @@ type InstanceMessage =
   | { type: 'init-error' | 'error'; id?: string; errorType: string; errorMessage: string }
   | { type: 'result'; id: string; result: unknown };
 
-type Instance = { process: ChildProcess; ready: Promise<Invocation | undefined>; alive: boolean };
+type Instance = { process: ChildProcess; ready: Promise<Invocation | undefined> };
+
+/**
+ * An instance can take a call while its IPC channel is open and no kill was sent: one that died
+ * between calls, or was just killed, is never handed out again, even before its exit is reported.
+ */
+const isAlive = ({ process: child }: Instance) => child.connected && !child.killed;
 
 function startInstance(name: string, spec: LambdaFunctionSpec, log: LambdaInstancesOptions['log']): Instance {
   const child = fork(INSTANCE, [], {
@@ -53,10 +59,9 @@ function startInstance(name: string, spec: LambdaFunctionSpec, log: LambdaInstan
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => log?.(name, line));
   }
-  const instance: Instance = { process: child, alive: true, ready: Promise.resolve(undefined) };
-  // An instance that died between calls is never handed out; a send to it fails, it does not throw.
-  child.once('exit', () => (instance.alive = false)).on('error', () => (instance.alive = false));
-  instance.ready = new Promise((resolve) => {
+  // A send to an instance that died fails through its callback; the event would be unhandled.
+  child.on('error', () => undefined);
+  const ready = new Promise<Invocation | undefined>((resolve) => {
     child.once('exit', (code) =>
       resolve({ ok: false, failure: 'error', message: `Runtime exited with code ${code} during init` }),
     );
@@ -66,13 +71,7 @@ function startInstance(name: string, spec: LambdaFunctionSpec, log: LambdaInstan
         resolve({ ok: false, failure: 'error', message: message.errorMessage });
     });
   });
-  return instance;
-}
-
-/** Ends an instance now: it is never handed out again, even before its exit is reported. */
-function kill(instance: Instance) {
-  instance.alive = false;
-  instance.process.kill('SIGKILL');
+  return { process: child, ready };
 }
 
 /** Sends one invocation to a ready instance; kills it past the timeout. */
@@ -81,7 +80,7 @@ function invokeInstance(instance: Instance, spec: LambdaFunctionSpec, event: unk
     const id = randomUUID();
     const timeoutMs = spec.timeoutSeconds * 1000;
     const timer = setTimeout(() => {
-      kill(instance);
+      instance.process.kill('SIGKILL');
       finish({
         ok: false,
         failure: 'timeout',
@@ -116,9 +115,9 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
   async function acquire(): Promise<Instance | undefined> {
     for (;;) {
       const warm = idle.pop();
-      if (warm?.alive) return warm;
+      if (warm && isAlive(warm)) return warm;
       if (warm) continue;
-      for (const instance of all) if (!instance.alive) all.delete(instance);
+      for (const instance of all) if (!isAlive(instance)) all.delete(instance);
       if (all.size < limit) {
         const instance = startInstance(name, spec, options.log);
         all.add(instance);
@@ -131,8 +130,8 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
   }
 
   function release(instance: Instance) {
-    if (instance.alive) idle.push(instance);
-    else all.delete(instance);
+    // A dead one leaves `all` when the next instance is needed.
+    if (isAlive(instance)) idle.push(instance);
     waiting.shift()?.();
   }
 
@@ -143,7 +142,7 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
       try {
         const initFailure = await instance.ready;
         if (initFailure) {
-          kill(instance);
+          instance.process.kill('SIGKILL');
           return initFailure;
         }
         return await invokeInstance(instance, spec, event, requestId);
@@ -152,7 +151,7 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: LambdaInsta
       }
     },
     close() {
-      for (const instance of all) kill(instance);
+      for (const instance of all) instance.process.kill('SIGKILL');
       all.clear();
     },
   };

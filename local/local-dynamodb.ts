@@ -7,11 +7,10 @@ import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
+import { LOCAL_REGION } from '#local/local-account.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
 export const DEFAULT_TABLE_NAME = 'petstore-local';
-/** Any region will do for a local DynamoDB, but the SDK insists on one (DynamoDB Local keeps one set of tables per region). */
-const LOCAL_REGION = 'us-east-1';
 /** A local DynamoDB accepts any credentials, but the SDK insists on having some. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 

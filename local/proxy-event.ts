@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';
+import { LOCAL_ACCOUNT } from '#local/local-account.ts';
 
 export type ProxyRequest = {
   method: string;
@@ -66,7 +67,7 @@ export function toProxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
     stageVariables: null,
     ...bodyField(request.body),
     requestContext: {
-      accountId: '123456789012',
+      accountId: LOCAL_ACCOUNT,
       apiId: 'local',
       authorizer: request.authorizer ?? null,
       domainName: 'localhost',

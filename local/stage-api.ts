@@ -5,11 +5,12 @@
 // the table to the local table, each secret to a random value kept in that table.
 import { createApiGateway } from '#local/api-gateway.ts';
 import type { ApiGateway } from '#local/api-gateway.ts';
-import { createTemplateReader, LOCAL_ACCOUNT, LOCAL_REGION, readTemplate } from '#local/cloud-template.ts';
+import { createTemplateReader, readTemplate } from '#local/cloud-template.ts';
 import type { LocalValue } from '#local/cloud-template.ts';
 import { startIamCheckedDynamoDb } from '#local/iam-checked-dynamodb.ts';
 import type { DynamoDbCaller } from '#local/iam-checked-dynamodb.ts';
 import { lambdaInstances } from '#local/lambda-instances.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/local-account.ts';
 import type { LambdaFunctionSpec, LambdaInstancesOptions } from '#local/lambda-instances.ts';
 import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
 import type { StageAssembly } from '#local/stage-assembly.ts';
