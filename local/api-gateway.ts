@@ -2,10 +2,12 @@
 // from the shared modules or from a synthesized template) in front of a function runner (in this
 // process or in child processes). In API Gateway's order: the payload limit, the resource and
 // method (literal before {param} before {proxy+}, ANY only when no method matches), the stage's
-// method throttle, the TOKEN authorizer, the usage plan's per-key throttle and quota, then the
-// integration: a mock's answer, or the function on the REST (v1) proxy event, within the 29 s
-// integration timeout.
+// method throttle, the TOKEN authorizer, the usage plan's per-key throttle and quota, an `Expect`
+// the server cannot meet (417), then the integration: a mock's answer, or the function on the REST
+// (v1) proxy event, within the 29 s integration timeout.
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError } from '#shared/api-error.ts';
+import { errorResponse } from '#shared/http/json-response.ts';
 import type { ApiDefinition, ApiMethodDefinition } from '#local/api-definition.ts';
 import { createGatewayAuthorizer } from '#local/gateway-authorizer.ts';
 import { gatewayAnswer } from '#local/gateway-answers.ts';
@@ -31,6 +33,8 @@ export type GatewayRequest = {
   bodyBytes: number;
   sourceIp: string;
   requestId: string;
+  /** An `Expect` the server cannot meet (anything but 100-continue), as the client sent it. */
+  expectation?: string | undefined;
 };
 
 export type ApiGateway = (request: GatewayRequest) => Promise<APIGatewayProxyResult>;
@@ -172,6 +176,10 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
       }
       authorizer = authorization.context;
     }
+    // RFC 9110 section 10.1.1 allows a 417 for an expectation the server cannot meet. It comes
+    // after the authorizer, so that a client without a valid key learns that first (as it would
+    // from any other request), and instead of the function, which never sees the request.
+    if (request.expectation !== undefined) return errorResponse(new ApiError('expectation_failed'));
 
     const event = toProxyEvent({
       method: request.method,

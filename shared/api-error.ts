@@ -11,6 +11,10 @@ export const ERROR_CATALOGUE = {
   idempotency_conflict: { status: 409, message: 'The Idempotency-Key is already in use.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body must be application/json.' },
+  expectation_failed: {
+    status: 417,
+    message: 'The Expect header asks for what this API does not do: only 100-continue is supported.',
+  },
   too_many_requests: { status: 429, message: 'Too many requests: slow down and retry later.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable: retry later.' },

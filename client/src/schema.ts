@@ -95,6 +95,7 @@ export interface components {
      *     | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422) |
      *     | 413 | `payload_too_large` | the request body is over 16 KiB |
      *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine) |
+     *     | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key (without one: 401) |
      *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
      *     | 502, 503, 504 | `service_unavailable` | the database is unreachable or throttling (503), the function failed (502) or timed out (504); with `Retry-After` |
@@ -112,6 +113,7 @@ export interface components {
         | 'idempotency_conflict'
         | 'payload_too_large'
         | 'unsupported_media_type'
+        | 'expectation_failed'
         | 'too_many_requests'
         | 'internal_error'
         | 'service_unavailable';

@@ -17,6 +17,7 @@ const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
     'the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422)',
   payload_too_large: `the request body is over ${MAX_BODY_BYTES / 1024} KiB`,
   unsupported_media_type: 'the body is not `application/json` (a `charset=utf-8` parameter is fine)',
+  expectation_failed: 'an `Expect` header other than `100-continue`, with a valid API key (without one: 401)',
   too_many_requests: 'throttled or over quota; with `Retry-After` where known',
   internal_error: 'a bug; logged with the request id, nothing internal is shown',
   service_unavailable:
