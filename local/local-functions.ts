@@ -16,6 +16,7 @@ import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import { apiDefinitionFromModules } from '#local/api-definition.ts';
 import { createApiGateway } from '#local/api-gateway.ts';
 import type { ApiGateway } from '#local/api-gateway.ts';
+import { withApiReference } from '#local/api-reference.ts';
 import { inProcessFunctions } from '#local/function-runner.ts';
 
 export type LocalFunctionsConfig = {
@@ -47,3 +48,7 @@ export type LocalFunctions = ReturnType<typeof createLocalFunctions>;
 /** The API as `npm start` serves it: the shared modules' definition in front of these handlers. */
 export const sourceApiGateway = (functions: LocalFunctions): ApiGateway =>
   createApiGateway({ definition: apiDefinitionFromModules(), functions: inProcessFunctions(functions) });
+
+/** What `npm start` and `npm run dev` serve: the API, and its reference at /docs pre-filled with the key. */
+export const localApi = ({ apiKey, ...config }: LocalFunctionsConfig & { apiKey: string }): ApiGateway =>
+  withApiReference(sourceApiGateway(createLocalFunctions(config)), { apiKey });

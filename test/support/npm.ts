@@ -12,5 +12,6 @@ function npmCliPath(): string {
   return cli;
 }
 
+// npm's own options first: after `npm run <script> --` they would be the script's arguments.
 export const runNpm = (args: string[], options: NodeRunOptions): Promise<NodeRun> =>
-  runNode([npmCliPath(), ...args, '--no-audit', '--no-fund'], options);
+  runNode([npmCliPath(), '--no-audit', '--no-fund', ...args], options);
