@@ -1,83 +1,78 @@
-// `npm run keys -- <create --name NAME | list | revoke ID> [--stage staging|production]`
-// Manages API keys in a table: a deployed stage's (named in the outputs file of its deploy), a
-// DynamoDB named by AWS_ENDPOINT_URL_DYNAMODB + PETSTORE_TABLE_NAME, or the local server's
-// PETSTORE_DATA_DIR (while that server is stopped: the embedded store takes a file lock). For a
-// stage, keys are also registered in (and disabled from) its usage plan, for per-key limits.
-// The plain key is printed once, by `create`; nothing else ever shows or logs it.
-import { existsSync, readFileSync } from 'node:fs';
+// `npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] ...`
+// Manages API keys in a table: a deployed stage's, a DynamoDB the user names, a data directory's, or
+// a running local server's (bin/keys-target.ts finds it, and says which on a first line, on stderr).
+// For a stage, keys are also registered in (and disabled from) its usage plan, for per-key limits.
+// The plain key is printed once, by `create`; nothing else ever shows or logs it. Every failure is
+// one line on stderr and exit code 1.
 import { parseArgs } from 'node:util';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createApiKeyStore, hashApiKey } from '#shared/store/api-key-store.ts';
-import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
-import { localDynamoDbOptions, openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#bin/usage-plan-keys.ts';
+import { KeysError, WHERE_HELP, at, explainFailure, findKeys } from '#bin/keys-target.ts';
+import type { KeysTarget } from '#bin/keys-target.ts';
 
 const USAGE =
-  'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production]';
+  'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production [--region REGION]] [--port PORT]';
+
+const HELP = `${USAGE}
+  create --name NAME   creates a key and prints it, this once
+  list                 id, created, active or revoked, name
+  revoke KEY_ID        refuses the key from now on
+  --region REGION      the stage's region, over AWS_REGION and your profile's
+  --port PORT          the running npm start on this port, when several run
+${WHERE_HELP}`;
 
 const fail = (message: string): never => {
   console.error(message);
   process.exit(1);
 };
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { name: { type: 'string' }, stage: { type: 'string' } },
-});
-const [command, keyId] = positionals;
-
-/** The table and usage plan of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
-function stageOutputs(stage: string) {
-  const outputsFile = `cdk-outputs.${stage}.json`;
-  if (!existsSync(outputsFile)) fail(`${outputsFile} not found: deploy first (npm run deploy:${stage}).`);
-  const stacks = Object.values(
-    JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, Record<string, string>>,
-  );
-  const output = (name: string) =>
-    stacks.flatMap((outputs) => Object.entries(outputs)).find(([key]) => key.startsWith(name))?.[1] ??
-    fail(`No ${name} output in ${outputsFile}.`);
-  return { tableName: output('TableName'), usagePlanId: output('UsagePlanId') };
-}
-
-/** A stage's table through the SDK's usual credentials and region, or a DynamoDB of the user's. */
-async function openTable() {
-  if (values.stage) {
-    if (!['staging', 'production'].includes(values.stage)) fail(USAGE);
-    const { tableName, usagePlanId } = stageOutputs(values.stage);
-    const documentClient = createDocumentClient();
-    return {
-      table: createTableGateway({ tableName, documentClient }),
-      usagePlanId,
-      close: async () => documentClient.destroy(),
-    };
+/** The command line; a mistake in it is its message and the usage line. */
+function readCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        stage: { type: 'string' },
+        region: { type: 'string' },
+        port: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return fail(`keys: ${(error as Error).message}\n${USAGE}`);
   }
-  const options = localDynamoDbOptions(process.env);
-  if (!options.endpoint && !options.dataDir)
-    fail('Set --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.');
-  const dynamoDb = await openLocalDynamoDb(options);
-  return { table: dynamoDb.table, usagePlanId: undefined, close: dynamoDb.close };
 }
 
-const { table, usagePlanId, close } = await openTable().catch((error: Error) =>
-  fail(`keys: ${error.message}`),
-);
-const keys = createApiKeyStore(table);
-const apiGateway = new APIGatewayClient({});
+const { values, positionals } = readCommandLine();
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const [command, keyId, ...extra] = positionals;
+const valid =
+  extra.length === 0 &&
+  ((command === 'create' && values.name && !keyId) ||
+    (command === 'list' && !keyId) ||
+    (command === 'revoke' && keyId));
+if (!valid) fail(USAGE);
 
-async function create(name: string) {
-  const issued = await keys.issue(name);
-  if (usagePlanId) {
-    await addToUsagePlan(apiGateway, usagePlanId, issued.id, hashApiKey(issued.key)).catch(async (error) => {
-      await keys.revoke(issued.id);
-      throw error;
+async function create({ where, table, usagePlan }: KeysTarget, name: string) {
+  const keys = createApiKeyStore(table);
+  const issued = await at(where, keys.issue(name));
+  if (usagePlan) {
+    const added = addToUsagePlan(usagePlan.apiGateway, usagePlan.id, issued.id, hashApiKey(issued.key));
+    await at(usagePlan.where, added).catch(async (error: Error) => {
+      await at(where, keys.revoke(issued.id));
+      throw new KeysError(`${error.message} (${issued.id} is revoked again)`);
     });
   }
   console.log(`Issued ${issued.id} (${issued.name}). The key, shown this once:\n${issued.key}`);
 }
 
-async function revoke(id: string) {
-  if (!(await keys.revoke(id))) fail(`No key with id ${id}.`);
-  if (usagePlanId && !(await disableInUsagePlan(apiGateway, id))) {
+async function revoke({ where, table, usagePlan }: KeysTarget, id: string) {
+  if (!(await at(where, createApiKeyStore(table).revoke(id)))) throw new KeysError(`No key with id ${id}.`);
+  if (usagePlan && !(await at(usagePlan.where, disableInUsagePlan(usagePlan.apiGateway, id)))) {
     console.warn(`${id} had no API Gateway key in the usage plan: API Gateway refused it already.`);
   }
   console.log(
@@ -85,21 +80,25 @@ async function revoke(id: string) {
   );
 }
 
-async function list() {
-  for (const key of await keys.list()) {
+async function list({ where, table }: KeysTarget) {
+  for (const key of await at(where, createApiKeyStore(table).list())) {
     console.log(
       [key.id, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.name].join('  '),
     );
   }
 }
 
+const target = await findKeys(values, process.env).catch((error: unknown) =>
+  fail(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`),
+);
+console.error(`keys: ${target.description}`);
 try {
-  if (command === 'create' && values.name) await create(values.name);
-  else if (command === 'list' && !keyId) await list();
-  else if (command === 'revoke' && keyId) await revoke(keyId);
-  else fail(USAGE);
+  if (command === 'create') await create(target, values.name ?? '');
+  else if (command === 'list') await list(target);
+  else await revoke(target, keyId ?? '');
 } catch (error) {
-  fail(`keys: ${(error as Error).message}`);
+  console.error(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`);
+  process.exitCode = 1;
 } finally {
-  await close();
+  await target.close();
 }

@@ -6,7 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
-import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
+import { LocalSetupError, startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { LOCAL_REGION } from '#local/local-account.ts';
 import { ensureTable } from '#local/table-setup.ts';
 
@@ -37,6 +37,8 @@ export const localDynamoDbOptions = (env: NodeJS.ProcessEnv): LocalDynamoDbOptio
 
 export type LocalDynamoDb = {
   endpoint: string;
+  /** The region its clients sign for: a DynamoDB Local without -sharedDb keeps tables per region. */
+  region: string | undefined;
   tableName: string;
   /** False on AWS's own endpoints. */
   owned: boolean;
@@ -44,15 +46,27 @@ export type LocalDynamoDb = {
   close(): Promise<void>;
 };
 
+/** The endpoint does not answer, or not as a DynamoDB: one line that says which. */
+function unreachable(endpoint: string, error: Error & { $metadata?: { httpStatusCode?: number } }) {
+  const reason = error.message.split('\n')[0] || error.name;
+  const answered = error.$metadata?.httpStatusCode !== undefined;
+  return new LocalSetupError(
+    answered
+      ? `${endpoint} answered, but not as a DynamoDB (${reason}): check AWS_ENDPOINT_URL_DYNAMODB.`
+      : `DynamoDB at ${endpoint} is unreachable (${reason}): start it, or unset AWS_ENDPOINT_URL_DYNAMODB for the embedded one.`,
+  );
+}
+
 export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
   const { dataDir, tableName = DEFAULT_TABLE_NAME } = options;
   const embedded = options.endpoint === undefined ? await startEmbeddedDynamoDb({ dataDir }) : undefined;
   const endpoint = embedded?.endpoint ?? options.endpoint ?? '';
   const owned = !AWS_ENDPOINT.test(endpoint);
   // On AWS, credentials come from the SDK's usual chain (environment, profile, SSO).
+  const region = options.region ?? (owned ? LOCAL_REGION : regionOf(endpoint));
   const clientConfig: DynamoDBClientConfig = owned
-    ? { endpoint, region: options.region ?? LOCAL_REGION, credentials: LOCAL_CREDENTIALS }
-    : { endpoint, region: options.region ?? regionOf(endpoint) };
+    ? { endpoint, region, credentials: LOCAL_CREDENTIALS }
+    : { endpoint, region };
   const documentClient = createDocumentClient(clientConfig);
   const close = async () => {
     documentClient.destroy();
@@ -64,10 +78,17 @@ export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pro
       await ensureTable(setupClient, tableName);
     } catch (error) {
       await close();
-      throw error;
+      throw unreachable(endpoint, error as Error);
     } finally {
       setupClient.destroy();
     }
   }
-  return { endpoint, tableName, owned, table: createTableGateway({ tableName, documentClient }), close };
+  return {
+    endpoint,
+    region,
+    tableName,
+    owned,
+    table: createTableGateway({ tableName, documentClient }),
+    close,
+  };
 }

@@ -1,32 +1,52 @@
 // What `npm start` and `npm run start:stage` share: their settings read once from the environment
 // (listed in the README), one line for each thing that stops them, the HTTP server, the banner, and
 // the shutdown on SIGINT/SIGTERM.
+import { resolve } from 'node:path';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
+import { AUTHORIZER } from '#shared/http/routes.ts';
+import { LocalSetupError } from '#local/embedded-dynamodb.ts';
+import type { LocalApiKey } from '#local/local-api-key.ts';
 import { DEFAULT_TABLE_NAME, localDynamoDbOptions } from '#local/local-dynamodb.ts';
 import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
 import type { ApiGateway } from '#local/api-gateway.ts';
 import { startLocalServer } from '#local/server.ts';
-import type { LocalServer } from '#local/server.ts';
+import { MAX_SEED_PETS } from '#local/seed-pets.ts';
+import { recordRunningServer } from '#local/server-records.ts';
 
 export const fail = (message: string): never => {
   console.error(`petstore: ${message}`);
   process.exit(1);
 };
 
+const BEARER = new RegExp(AUTHORIZER.validationRegex);
+/** What a client can send in a header (visible ASCII) and API Gateway's pattern takes whole. */
+const isUsableApiKey = (key: string) =>
+  /^[\x21-\x7e]+$/.test(key) && BEARER.exec(`Bearer ${key}`)?.[1] === key;
+
 export function readStartSettings(env: NodeJS.ProcessEnv) {
   const port = Number(env.PORT || 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    fail(`PORT must be a port number, not "${env.PORT}".`);
+  if (!/^\d+$/.test(env.PORT || '0') || port > 65_535)
+    fail(`PORT must be a port number from 0 to 65535, not "${env.PORT}".`);
   const cursorSecret = env.PETSTORE_CURSOR_SECRET || undefined;
   if (cursorSecret !== undefined && cursorSecret.length < CURSOR_SECRET_MIN_LENGTH) {
     fail(`PETSTORE_CURSOR_SECRET must be at least ${CURSOR_SECRET_MIN_LENGTH} characters long.`);
   }
+  const apiKey = env.PETSTORE_API_KEY || undefined;
+  if (apiKey !== undefined && !isUsableApiKey(apiKey)) {
+    fail(
+      'PETSTORE_API_KEY must be visible ASCII characters without spaces: API Gateway refuses any other bearer token before the key is checked.',
+    );
+  }
+  const seed = Number(env.PETSTORE_SEED || 0);
+  if (!/^\d+$/.test(env.PETSTORE_SEED || '0') || seed > MAX_SEED_PETS)
+    fail(`PETSTORE_SEED must be a number of pets from 0 to ${MAX_SEED_PETS}, not "${env.PETSTORE_SEED}".`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
     ...localDynamoDbOptions(env),
-    apiKey: env.PETSTORE_API_KEY || undefined,
+    apiKey,
     cursorSecret,
+    seed,
   };
 }
 
@@ -36,6 +56,13 @@ export type StartSettings = ReturnType<typeof readStartSettings>;
 export function explainStartError(settings: StartSettings, error: NodeJS.ErrnoException): never {
   if (error.code === 'EADDRINUSE')
     return fail(`port ${settings.port} on ${settings.host} is already in use: set PORT to a free port.`);
+  if (error.code === 'EACCES')
+    return fail(`port ${settings.port} on ${settings.host} needs privileges: set PORT to 1024 or above.`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return fail(
+      `HOST ${settings.host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for all.`,
+    );
+  if (error instanceof LocalSetupError) return fail(error.message);
   if (error.name === 'ResourceNotFoundException')
     return fail(`table ${settings.tableName ?? DEFAULT_TABLE_NAME} does not exist at ${settings.endpoint}.`);
   return fail(`could not start: ${error.message}`);
@@ -50,17 +77,41 @@ export const listen = (gateway: ApiGateway, settings: StartSettings) =>
     accessLog: (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })),
   });
 
-export function printBanner(
+/** The banner, and the record through which `npm run keys` finds this server's DynamoDB. */
+export function announce(
   title: string,
   settings: StartSettings,
-  { server, dynamoDb, apiKey }: { server: LocalServer; dynamoDb: LocalDynamoDb; apiKey: string },
+  {
+    url,
+    dynamoDb,
+    apiKey,
+    docs = false,
+  }: {
+    url: string;
+    dynamoDb: Pick<LocalDynamoDb, 'endpoint' | 'region' | 'tableName'>;
+    apiKey: LocalApiKey;
+    /** Whether the server has its API reference at /docs. */
+    docs?: boolean;
+  },
 ) {
+  recordRunningServer({
+    url,
+    dynamoDbEndpoint: dynamoDb.endpoint,
+    tableName: dynamoDb.tableName,
+    region: dynamoDb.region,
+    dataDir: settings.dataDir && resolve(settings.dataDir),
+  });
   const where =
     settings.endpoint ?? `embedded, ${settings.dataDir ? `on disk in ${settings.dataDir}` : 'in memory'}`;
-  console.log(`${title} listening on ${server.url}/v1
+  const keyNote = {
+    PETSTORE_API_KEY: '(PETSTORE_API_KEY)',
+    kept: `${apiKey.key}  (kept in ${apiKey.keyFile})`,
+    new: apiKey.keyFile ? `${apiKey.key}  (new, kept in ${apiKey.keyFile})` : `${apiKey.key}  (shown once)`,
+  }[apiKey.origin];
+  console.log(`${title} listening on ${url}/v1
   DynamoDB: ${where} (table ${dynamoDb.tableName})
-  API key:  ${settings.apiKey ? '(PETSTORE_API_KEY)' : `${apiKey}  (shown once)`}
-  Try:      curl -H 'Authorization: Bearer ${apiKey}' ${server.url}/v1/pets`);
+  API key:  ${keyNote}
+  Try:      curl -H 'Authorization: Bearer ${apiKey.key}' ${url}/v1/pets${docs ? `\n  Docs:     ${url}/docs` : ''}`);
 }
 
 /** On SIGINT or SIGTERM: close what runs, in order, and exit 0. */

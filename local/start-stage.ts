@@ -6,15 +6,15 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
-import { localApiKey } from '#local/local-api-key.ts';
+import { localApiKey, localApiKeyFile } from '#local/local-api-key.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
 import { givenStageAssembly, projectStageAssembly } from '#local/stage-assembly.ts';
 import { startStageApi } from '#local/stage-api.ts';
 import {
+  announce,
   explainStartError,
   fail,
   listen,
-  printBanner,
   readStartSettings,
   shutdownOnSignals,
 } from '#local/start-settings.ts';
@@ -68,11 +68,11 @@ const stageApi = await startStageApi({
 }).catch(explain);
 
 async function startServer() {
-  const apiKey = await localApiKey(
-    createApiKeyStore(stageApi.dynamoDb.table),
-    stageApi.dynamoDb,
-    settings.apiKey,
-  );
+  const { dynamoDb } = stageApi;
+  const apiKey = await localApiKey(createApiKeyStore(dynamoDb.table), dynamoDb, {
+    given: settings.apiKey,
+    keyFile: settings.dataDir && localApiKeyFile(settings.dataDir, dynamoDb.tableName),
+  });
   const server = await listen(stageApi.gateway, settings);
   return { server, apiKey };
 }
@@ -82,8 +82,8 @@ const { server, apiKey } = await startServer().catch(async (error: NodeJS.ErrnoE
   return explain(error);
 });
 
-printBanner(`Pet store API, ${stage} stage from ${assembly.assemblyDir},`, settings, {
-  server,
+announce(`Pet store API, ${stage} stage from ${assembly.assemblyDir},`, settings, {
+  url: server.url,
   dynamoDb: stageApi.dynamoDb,
   apiKey,
 });

@@ -2,6 +2,8 @@
 // embedded DynamoDB (the test run's endpoint and table are not passed on); and node to completion.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
+import { REPO_ROOT } from '#test/support/repository.ts';
 
 export type NodeRun = { code: number | null; stdout: string; stderr: string };
 
@@ -24,9 +26,18 @@ const running: ChildProcessWithoutNullStreams[] = [];
 
 export type ScriptRun = ReturnType<typeof runScript>;
 
-export function runScript(script: string, args: string[], env: Record<string, string>) {
+/** `env` adds to the inherited environment; a variable given as undefined is not passed on. */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  { cwd = REPO_ROOT }: { cwd?: string } = {},
+) {
   const { AWS_ENDPOINT_URL_DYNAMODB: _endpoint, PETSTORE_TABLE_NAME: _table, ...inherited } = process.env;
-  const child = spawn(process.execPath, [script, ...args], { env: { ...inherited, ...env } });
+  const child = spawn(process.execPath, [resolvePath(REPO_ROOT, script), ...args], {
+    cwd,
+    env: { ...inherited, ...env },
+  });
   running.push(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
