@@ -36,7 +36,7 @@ const DOCS_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const ipv4 = address.replace(/^::ffff:/i, '');
   return address === '::1' || (isIPv4(ipv4) && ipv4.startsWith('127.'));
 }

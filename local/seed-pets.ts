@@ -86,7 +86,7 @@ function weightedStatus(random: () => number): PetStatus {
 }
 
 /** The i-th pet of a seed: the first three take one status each, so every filter finds some. */
-export function seedPet(index: number, random: () => number) {
+function seedPet(index: number, random: () => number) {
   return {
     name: pick(NAMES, random),
     categoryId: pick(CATEGORY_IDS, random),

@@ -17,7 +17,7 @@ export type ServerRecord = {
   dataDir?: string | undefined;
 };
 
-export const SERVER_RECORDS_DIR = join(import.meta.dirname, '..', '.petstore', 'servers');
+const SERVER_RECORDS_DIR = join(import.meta.dirname, '..', '.petstore', 'servers');
 
 /** Writes this process's record; it is removed on any exit, and by the returned function. */
 export function recordRunningServer(record: Omit<ServerRecord, 'pid'>, dir = SERVER_RECORDS_DIR) {

@@ -1,6 +1,6 @@
-// What `npm start` and `npm run start:stage` share: their settings read once from the environment
-// (listed in the README), one line for each thing that stops them, the HTTP server, the banner, and
-// the shutdown on SIGINT/SIGTERM.
+// What `npm start`, `npm run dev` and `npm run start:stage` share: their settings read once from the
+// environment (listed in the README), one line for each thing that stops them, the HTTP server, the
+// banner with the record `npm run keys` finds the server by, and the drain on SIGINT/SIGTERM.
 import { resolve } from 'node:path';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
