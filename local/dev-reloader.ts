@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { watch } from 'node:fs';
 import { relative } from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
+import { serviceUnavailable } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 import type { ApiGateway, GatewayRequest } from '#local/api-gateway.ts';
 import type { DevWorkerConfig, FromDevWorker, ToDevWorker } from '#local/dev-worker.ts';
@@ -35,10 +35,7 @@ type Worker = {
   retire(): void;
 };
 
-const unavailable = (message: string) =>
-  errorResponse(
-    new ApiError('service_unavailable', message, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }),
-  );
+const unavailable = (message: string) => errorResponse(serviceUnavailable(message));
 
 function startWorker(config: DevWorkerConfig, onExit: (worker: Worker) => void): Promise<Worker> {
   const child = fork(WORKER, [], {

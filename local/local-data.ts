@@ -11,7 +11,7 @@ import { explainStartError, readStartSettings } from '#local/start-settings.ts';
 import type { StartSettings } from '#local/start-settings.ts';
 import { tableCursorSecret } from '#local/table-cursor-secret.ts';
 
-export async function openLocalData(settings: StartSettings, log: (line: string) => void) {
+async function openLocalData(settings: StartSettings, log: (line: string) => void) {
   const dynamoDb = await openLocalDynamoDb(settings);
   const { table, owned } = dynamoDb;
   try {

@@ -19,14 +19,12 @@ export type ServerRecord = {
 
 const SERVER_RECORDS_DIR = join(import.meta.dirname, '..', '.petstore', 'servers');
 
-/** Writes this process's record; it is removed on any exit, and by the returned function. */
+/** Writes this process's record, removed when it exits (after a SIGKILL, readers find it stale). */
 export function recordRunningServer(record: Omit<ServerRecord, 'pid'>, dir = SERVER_RECORDS_DIR) {
   const file = join(dir, `${process.pid}.json`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, `${JSON.stringify({ pid: process.pid, ...record }, null, 2)}\n`);
-  const remove = () => rmSync(file, { force: true });
-  process.once('exit', remove);
-  return remove;
+  process.once('exit', () => rmSync(file, { force: true }));
 }
 
 function isRunning(pid: number) {

@@ -23,10 +23,15 @@ const BEARER = new RegExp(AUTHORIZER.validationRegex);
 const isUsableApiKey = (key: string) =>
   /^[\x21-\x7e]+$/.test(key) && BEARER.exec(`Bearer ${key}`)?.[1] === key;
 
+/** A setting that is a plain decimal number from 0 to `max`, or `fallback` when unset. */
+function wholeNumber(value: string | undefined, fallback: number, max: number, mustBe: string) {
+  if (!value) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > max) fail(`${mustBe} from 0 to ${max}, not "${value}".`);
+  return Number(value);
+}
+
 export function readStartSettings(env: NodeJS.ProcessEnv) {
-  const port = Number(env.PORT || 3000);
-  if (!/^\d+$/.test(env.PORT || '0') || port > 65_535)
-    fail(`PORT must be a port number from 0 to 65535, not "${env.PORT}".`);
+  const port = wholeNumber(env.PORT, 3000, 65_535, 'PORT must be a port number');
   const cursorSecret = env.PETSTORE_CURSOR_SECRET || undefined;
   if (cursorSecret !== undefined && cursorSecret.length < CURSOR_SECRET_MIN_LENGTH) {
     fail(`PETSTORE_CURSOR_SECRET must be at least ${CURSOR_SECRET_MIN_LENGTH} characters long.`);
@@ -37,9 +42,7 @@ export function readStartSettings(env: NodeJS.ProcessEnv) {
       'PETSTORE_API_KEY must be visible ASCII characters without spaces: API Gateway refuses any other bearer token before the key is checked.',
     );
   }
-  const seed = Number(env.PETSTORE_SEED || 0);
-  if (!/^\d+$/.test(env.PETSTORE_SEED || '0') || seed > MAX_SEED_PETS)
-    fail(`PETSTORE_SEED must be a number of pets from 0 to ${MAX_SEED_PETS}, not "${env.PETSTORE_SEED}".`);
+  const seed = wholeNumber(env.PETSTORE_SEED, 0, MAX_SEED_PETS, 'PETSTORE_SEED must be a number of pets');
   return {
     port,
     host: env.HOST || '127.0.0.1',

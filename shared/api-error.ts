@@ -56,8 +56,8 @@ export class ApiError extends Error {
 /** Seconds a client should wait before retrying after a 503 (DynamoDB unreachable or throttling). */
 export const RETRY_AFTER_SECONDS = 1;
 
-export const serviceUnavailable = () =>
-  new ApiError('service_unavailable', undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+export const serviceUnavailable = (message?: string) =>
+  new ApiError('service_unavailable', message, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 
 /** A body with a thousand unknown fields gets a message of a readable length. */
 const MAX_MESSAGES_SHOWN = 10;
