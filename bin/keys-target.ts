@@ -2,7 +2,7 @@
 // DynamoDB the user names (AWS_ENDPOINT_URL_DYNAMODB), a data directory (PETSTORE_DATA_DIR:
 // through the server that holds its lock, else opened here), else the running `npm start`. Each
 // says where it went in one line, and every failure here is one line too (KeysError), never a stack.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
@@ -13,6 +13,7 @@ import { DEFAULT_TABLE_NAME, localDynamoDbOptions, openLocalDynamoDb } from '#lo
 import type { LocalDynamoDbOptions } from '#local/local-dynamodb.ts';
 import { runningServers } from '#local/server-records.ts';
 import type { ServerRecord } from '#local/server-records.ts';
+import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 
 /** A failure whose message is the whole story: printed as it is, on one line. */
 export class KeysError extends Error {
@@ -36,7 +37,6 @@ export type TargetChoice = {
   port?: string | undefined;
 };
 
-const STAGES = ['staging', 'production'];
 const NO_SERVER =
   'no running npm start found: start one, or use --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.';
 
@@ -75,18 +75,12 @@ export async function at<T>(where: string, step: Promise<T>): Promise<T> {
 
 /** The table and usage plan of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
 function stageOutputs(stage: string) {
-  const outputsFile = `cdk-outputs.${stage}.json`;
-  if (!existsSync(outputsFile))
-    throw new KeysError(`${outputsFile} not found: deploy first (npm run deploy:${stage}).`);
-  const stacks = Object.values(
-    JSON.parse(readFileSync(outputsFile, 'utf8')) as Record<string, Record<string, string>>,
-  );
-  const output = (name: string) => {
-    const found = stacks.flatMap((outputs) => Object.entries(outputs)).find(([key]) => key.startsWith(name));
-    if (!found) throw new KeysError(`No ${name} output in ${outputsFile}.`);
-    return found[1];
-  };
-  return { tableName: output('TableName'), usagePlanId: output('UsagePlanId') };
+  try {
+    const outputs = readStageOutputs(stage, ['TableName', 'UsagePlanId']);
+    return { tableName: outputs.TableName, usagePlanId: outputs.UsagePlanId };
+  } catch (error) {
+    throw error instanceof StageOutputsError ? new KeysError(error.message) : error;
+  }
 }
 
 /**
@@ -95,7 +89,7 @@ function stageOutputs(stage: string) {
  * usage plan is reached in the same region as the table.
  */
 async function openStage(stage: string, region: string | undefined): Promise<KeysTarget> {
-  if (!STAGES.includes(stage)) throw new KeysError(`--stage must be staging or production, not "${stage}".`);
+  // An unknown stage, or no outputs file, stops here: before any AWS client is made.
   const { tableName, usagePlanId } = stageOutputs(stage);
   // The SDK follows AWS_ENDPOINT_URL_DYNAMODB on its own, and here that names a local DynamoDB (as
   // for npm start): a stage's requests, signed with real credentials, must not go there.

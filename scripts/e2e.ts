@@ -1,19 +1,25 @@
-// `npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]`: the HTTP contract tests
-// (test/e2e/contract-suite.ts) against any running API: `npm start`, a local emulation of a
-// synthesized stage, or a deployed stage over HTTPS. It checks its arguments (a bad one stops it
-// with one line and exit code 2), then runs jest as `npm run jest` does, on test/e2e/remote.e2e.ts
-// only, which reads the target from the PETSTORE_E2E_* variables set here; it exits with jest's code.
+// `npm run test:e2e -- --base-url <url> | --stage <stage>  --api-key <key> [--read-only]`: the HTTP
+// contract tests (test/e2e/contract-suite.ts) against any running API: `npm start`, a local
+// emulation of a synthesized stage, or a deployed stage over HTTPS, named by its URL or by the
+// outputs file of its deployment (which is how the deploy workflow, .github/workflows/deploy.yml,
+// tests the stage it has just deployed). It checks its arguments (a bad one stops it with one line
+// and exit code 2), then runs jest as `npm run jest` does, on test/e2e/remote.e2e.ts only, which
+// reads the target from the PETSTORE_E2E_* variables set here; it exits with jest's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 
 const USAGE = `usage: npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]
+       npm run test:e2e -- --stage <stage> --api-key <key> [--read-only]
 
 Runs the HTTP contract tests (test/e2e/contract-suite.ts) against a running pet store API.
 
   --base-url <url>  the API's base URL: http or https, ending in /v1
                     (http://127.0.0.1:3000/v1, https://<id>.execute-api.<region>.amazonaws.com/v1)
+  --stage <stage>   instead of --base-url: a deployed stage, staging or production; its base URL
+                    is the ApiUrl output in cdk-outputs.<stage>.json (npm run deploy:<stage> writes it)
   --api-key <key>   an active API key of that API, sent as a bearer token
   --read-only       send only requests that change nothing: no pet is created
   --help            print this text
@@ -33,6 +39,7 @@ function readArguments(args: string[]) {
       args,
       options: {
         'base-url': { type: 'string' },
+        stage: { type: 'string' },
         'api-key': { type: 'string' },
         'read-only': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -44,9 +51,8 @@ function readArguments(args: string[]) {
   }
 }
 
-/** The base URL without its trailing slash, when it is http(s) and ends in /v1. */
-function checkBaseUrl(value: string | undefined): string {
-  if (value === undefined) return fail('--base-url is required (see --help)');
+/** The base URL without its trailing slash, when it is http(s) and ends in /v1; `what` names its source. */
+function checkBaseUrl(value: string, what: string): string {
   const url = URL.parse(value.replace(/\/$/, ''));
   const fine =
     url !== null &&
@@ -57,7 +63,23 @@ function checkBaseUrl(value: string | undefined): string {
     // fetch refuses URLs with credentials; the key goes in the Authorization header.
     url.username === '' &&
     url.password === '';
-  return fine ? url.href : fail(`--base-url must be an http(s) URL ending in /v1, not "${value}"`);
+  return fine ? url.href : fail(`${what} must be an http(s) URL ending in /v1, not "${value}"`);
+}
+
+/** The base URL from --base-url, or from the outputs file of the --stage deployed: exactly one of them. */
+function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): string {
+  if (baseUrl !== undefined && stage !== undefined)
+    return fail('--base-url and --stage both name the API: give one of them (see --help)');
+  if (baseUrl !== undefined) return checkBaseUrl(baseUrl, '--base-url');
+  if (stage === undefined) return fail('--base-url or --stage is required (see --help)');
+  try {
+    const { ApiUrl } = readStageOutputs(stage, ['ApiUrl']);
+    return checkBaseUrl(ApiUrl, `ApiUrl in cdk-outputs.${stage}.json`);
+  } catch (error) {
+    // The reader's messages end in a period, these lines do not.
+    if (error instanceof StageOutputsError) return fail(error.message.replace(/\.$/, ''));
+    throw error;
+  }
 }
 
 function checkApiKey(value: string | undefined): string {
@@ -71,7 +93,7 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const baseUrl = checkBaseUrl(values['base-url']);
+const baseUrl = chooseBaseUrl(values['base-url'], values.stage);
 const apiKey = checkApiKey(values['api-key']);
 
 // The same command as the `jest` npm script, with remote.e2e.ts as the only test file.

@@ -1,0 +1,129 @@
+// `npm run test:e2e` (scripts/e2e.ts) as the deploy workflow runs it: its target named by --base-url
+// or by --stage, whose base URL is the ApiUrl output in cdk-outputs.<stage>.json. Each argument
+// error stops it with one line and exit code 2 before jest starts; the outputs files are real files
+// in a directory of the test's own, the command's working directory, as the project root is for
+// `npm run`.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { REPO_ROOT } from '#test/support/repository.ts';
+import { runNode } from '#test/support/process.ts';
+
+const created: string[] = [];
+afterAll(() => created.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A fresh working directory holding the given files (name to content). */
+function project(files: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-e2e-command-'));
+  created.push(dir);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+const e2e = (cwd: string, ...args: string[]) =>
+  runNode([join(REPO_ROOT, 'scripts/e2e.ts'), ...args], { cwd });
+
+/** The one line of an argument error: exit code 2, nothing else printed. */
+async function expectArgumentError(cwd: string, args: string[], message: string) {
+  const run = await e2e(cwd, ...args);
+  expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `petstore e2e: ${message}\n`,
+  });
+}
+
+const outputs = (stack: string, values: Record<string, string>) => JSON.stringify({ [stack]: values });
+
+describe('npm run test:e2e, its target', () => {
+  it('is named by exactly one of --base-url and --stage', async () => {
+    const dir = project({
+      'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://a.example/v1' }),
+    });
+    await expectArgumentError(dir, ['--api-key', 'k'], '--base-url or --stage is required (see --help)');
+    await expectArgumentError(
+      dir,
+      ['--base-url', 'http://127.0.0.1:3000/v1', '--stage', 'staging', '--api-key', 'k'],
+      '--base-url and --stage both name the API: give one of them (see --help)',
+    );
+  });
+
+  it('is a stage that npm run deploy:<stage> deploys', async () => {
+    await expectArgumentError(
+      project(),
+      ['--stage', 'qa', '--api-key', 'k'],
+      '--stage must be staging or production, not "qa"',
+    );
+  });
+
+  it("is read from the stage's outputs file, which must exist", async () => {
+    // Staging's file does not stand in for production's.
+    const dir = project({
+      'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://a.example/v1' }),
+    });
+    await expectArgumentError(
+      dir,
+      ['--stage', 'production', '--api-key', 'k'],
+      'cdk-outputs.production.json not found: deploy first (npm run deploy:production)',
+    );
+  });
+
+  it('needs an ApiUrl output there, an http(s) URL ending in /v1', async () => {
+    const noApiUrl = project({
+      'cdk-outputs.staging.json': outputs('petstore-staging', { TableName: 'petstore-staging' }),
+    });
+    await expectArgumentError(
+      noApiUrl,
+      ['--stage', 'staging', '--api-key', 'k'],
+      'No ApiUrl output in cdk-outputs.staging.json',
+    );
+    const notJson = project({ 'cdk-outputs.staging.json': '{"petstore-staging": ' });
+    await expectArgumentError(
+      notJson,
+      ['--stage', 'staging', '--api-key', 'k'],
+      'cdk-outputs.staging.json is not the outputs of cdk deploy: deploy again (npm run deploy:staging)',
+    );
+    const badUrl = project({
+      'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://a.example/v2' }),
+    });
+    await expectArgumentError(
+      badUrl,
+      ['--stage', 'staging', '--api-key', 'k'],
+      'ApiUrl in cdk-outputs.staging.json must be an http(s) URL ending in /v1, not "https://a.example/v2"',
+    );
+  });
+
+  it("runs the suite against the stage's ApiUrl, with the key", async () => {
+    // A stand-in for the deployed API that records what reaches it and answers every request 404:
+    // the suite then fails, and what matters here is where its requests went.
+    const seen: { url: string; authorization: string }[] = [];
+    const standIn = createServer((request, response) => {
+      seen.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '' });
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"code":"not_found","message":"Not found","status":404}');
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}/v1`;
+    const dir = project({
+      'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://staging.invalid/v1' }),
+      'cdk-outputs.production.json': outputs('petstore-production', {
+        TableName: 'petstore-production',
+        ApiUrl: baseUrl,
+      }),
+    });
+    try {
+      const run = await e2e(dir, '--stage', 'production', '--api-key', 'psk_stand_in', '--read-only');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`the API at ${baseUrl}, read-only`);
+      expect(seen).toContainEqual({
+        url: expect.stringMatching(/^\/v1\/pets/),
+        authorization: 'Bearer psk_stand_in',
+      });
+    } finally {
+      await new Promise((resolve) => standIn.close(resolve));
+    }
+  }, 120_000);
+});
