@@ -1,5 +1,7 @@
 // CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: API 5xx and
 // p99 latency, errors of the route functions, throttles of every function, DynamoDB throttles.
+// The first three also judge each rollout (`rolloutAlarms`, lib/petstore-rollout.ts), so each
+// can fire within a canary's 5 minutes: CloudWatch evaluates them every minute.
 // The authorizer's errors are not alarmed: it fails on purpose for every bad API key. A failure to
 // reach its table shows up as AUTHORIZER_FAILURE, a 5xx, in the API alarm.
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -11,7 +13,7 @@ import {
   Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IAlarm, IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -23,6 +25,9 @@ import type { StageSettings } from '#lib/stage-settings.ts';
 import { STATUS_INDEX } from '#shared/store/table.ts';
 
 const PERIOD = Duration.minutes(5);
+/** p99 per minute, 3 minutes of the last 5: quick enough for a canary, deaf to one slow minute. */
+const LATENCY_PERIOD = Duration.minutes(1);
+const LATENCY_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 };
 
 export type PetstoreAlarmsProps = {
   settings: StageSettings;
@@ -33,9 +38,21 @@ export type PetstoreAlarmsProps = {
   table: ITable;
 };
 
+type AlarmOptions = {
+  metric: IMetric;
+  threshold: number;
+  description: string;
+  evaluationPeriods?: number;
+  datapointsToAlarm?: number;
+};
+
 export class PetstoreAlarms extends Construct {
   readonly topic: Topic;
   private readonly settings: StageSettings;
+  /** What judges a rollout of every function: the API's 5xx and p99 latency. */
+  private readonly apiAlarms: IAlarm[];
+  /** The failed-invocation alarm of each route function, by name. */
+  private readonly errorAlarms = new Map<string, IAlarm>();
 
   constructor(scope: Construct, id: string, props: PetstoreAlarmsProps) {
     super(scope, id);
@@ -44,23 +61,28 @@ export class PetstoreAlarms extends Construct {
     this.topic = this.alarmTopic();
     const thresholds = settings.alarms;
 
-    this.alarm('Api5xx', {
-      metric: apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
-      threshold: thresholds.serverErrorsPer5Minutes,
-      description: 'The API answered 5xx (its own answers included).',
-    });
-    this.alarm('ApiP99Latency', {
-      metric: apiStage.metricLatency({ period: PERIOD, statistic: 'p99' }),
-      threshold: thresholds.p99LatencyMs,
-      evaluationPeriods: 3,
-      description: 'p99 latency of the API, 15 minutes in a row.',
-    });
+    this.apiAlarms = [
+      this.alarm('Api5xx', {
+        metric: apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+        threshold: thresholds.serverErrorsPer5Minutes,
+        description: 'The API answered 5xx (its own answers included).',
+      }),
+      this.alarm('ApiP99Latency', {
+        metric: apiStage.metricLatency({ period: LATENCY_PERIOD, statistic: 'p99' }),
+        threshold: thresholds.p99LatencyMs,
+        ...LATENCY_MINUTES,
+        description: 'p99 latency of the API, in 3 of the last 5 minutes.',
+      }),
+    ];
+    // The function's metrics, not its alias's: they count every version, the one a rollout moves
+    // away from included, which is what a manual rollback moves back to.
     for (const [name, fn] of Object.entries(routeFunctions)) {
-      this.alarm(`${name}Errors`, {
+      const errors = this.alarm(`${name}Errors`, {
         metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
         threshold: thresholds.functionErrorsPer5Minutes,
         description: `${name} invocations failed (crash or timeout).`,
       });
+      this.errorAlarms.set(name, errors);
     }
     for (const [name, fn] of Object.entries({ ...routeFunctions, authorizer: authorizerFunction })) {
       this.alarm(`${name}Throttles`, {
@@ -74,6 +96,16 @@ export class PetstoreAlarms extends Construct {
       threshold: 1,
       description: 'DynamoDB throttled reads or writes of the table or its index.',
     });
+  }
+
+  /**
+   * The alarms that stop and roll back a rollout of this function: the API's 5xx and latency, and
+   * the function's own errors. The authorizer has none of its own (it fails on purpose for bad
+   * keys); a broken one shows as 5xx.
+   */
+  rolloutAlarms(functionName: string): IAlarm[] {
+    const errors = this.errorAlarms.get(functionName);
+    return errors ? [...this.apiAlarms, errors] : this.apiAlarms;
   }
 
   /** Encrypted with a key of its own: CloudWatch cannot publish with the AWS-managed SNS key. */
@@ -101,22 +133,21 @@ export class PetstoreAlarms extends Construct {
     return topic;
   }
 
-  private alarm(
-    id: string,
-    options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number },
-  ) {
+  private alarm(id: string, options: AlarmOptions): Alarm {
     const alarm = new Alarm(this, id, {
       alarmName: `petstore-${this.settings.name}-${id}`,
       alarmDescription: options.description,
       metric: options.metric,
       threshold: options.threshold,
       evaluationPeriods: options.evaluationPeriods ?? 1,
+      datapointsToAlarm: options.datapointsToAlarm,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     const action = new SnsAction(this.topic);
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);
+    return alarm;
   }
 }
 

@@ -1,28 +1,29 @@
-// The CDK app: both stages, checked by cdk-nag's AWS Solutions rules (a violation that is not
-// acknowledged with a reason fails the synthesis).
+// The CDK app: both stages and the deploy role's stack, checked by cdk-nag's AWS Solutions rules
+// (bin/app.ts fails the synthesis on a violation that is not acknowledged with a reason).
 import { Validations } from 'aws-cdk-lib';
-import type { App, Environment } from 'aws-cdk-lib';
+import type { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { customDomain, existingOidcProviderArn, stageEnvironment } from '#lib/app-context.ts';
+import { DeployAccessStack } from '#lib/deploy-access-stack.ts';
 import { PetstoreStage } from '#lib/petstore-stage.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName } from '#lib/stage-settings.ts';
 
-/**
- * Account and region: context `<stage>:account` and `<stage>:region`, else the CLI's defaults
- * (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION), else none: an environment-agnostic stack, which is
- * what lets `cdk synth` run offline.
- */
-function stageEnvironment(app: App, stage: StageName): Environment {
-  return {
-    account: app.node.tryGetContext(`${stage}:account`) ?? process.env.CDK_DEFAULT_ACCOUNT,
-    region: app.node.tryGetContext(`${stage}:region`) ?? process.env.CDK_DEFAULT_REGION,
-  };
-}
+/** `cdk deploy PetstoreDeployAccess`: the stack's id, which selects it. */
+const DEPLOY_ACCESS_STACK_ID = 'PetstoreDeployAccess';
 
-export function addPetstoreStages(app: App): Record<StageName, PetstoreStage> {
-  const stage = (name: StageName) =>
-    new PetstoreStage(app, STAGE_SETTINGS[name], stageEnvironment(app, name));
+export function addPetstoreStages(app: App) {
+  const stage = (name: StageName) => {
+    const env = stageEnvironment(app, name);
+    const settings = { ...STAGE_SETTINGS[name], customDomain: customDomain(app, name, env.region) };
+    return new PetstoreStage(app, settings, env);
+  };
   const stages = { staging: stage('staging'), production: stage('production') };
+  const deployAccess = new DeployAccessStack(app, DEPLOY_ACCESS_STACK_ID, {
+    stackName: 'petstore-deploy-access',
+    existingOidcProviderArn: existingOidcProviderArn(app),
+    bootstrapQualifier: app.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') as string | undefined,
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return stages;
+  return { ...stages, deployAccess };
 }

@@ -1,12 +1,13 @@
 // One Lambda function of the service: nodejs24.x on ARM64, bundled locally by esbuild into one
 // minified ESM file with the AWS SDK inside (a pinned SDK, no runtime-provided surprises) and a
 // source map, logging to its own log group with the stage's retention, traced by X-Ray. Its role
-// holds only its log group and the table access it is given.
+// holds only its log group and the table access it is given. Each deployment publishes a version,
+// and callers invoke the alias `live`, which CodeDeploy moves to it (lib/petstore-rollout.ts).
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -23,6 +24,9 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Above the DynamoDB client's worst case (shared/timeouts.ts), below API Gateway's 29 s. */
 const TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 
+/** The alias API Gateway invokes: the version in service. */
+const LIVE_ALIAS = 'live';
+
 export type PetstoreFunctionProps = {
   /** The handler module, relative to the project root (`entry` in lib/petstore-functions.ts). */
   entry: string;
@@ -36,6 +40,8 @@ export type PetstoreFunctionProps = {
 
 export class PetstoreFunction extends Construct {
   readonly function: NodejsFunction;
+  /** What API Gateway invokes; its metrics are those of the versions it points at. */
+  readonly alias: Alias;
 
   constructor(scope: Construct, id: string, props: PetstoreFunctionProps) {
     super(scope, id);
@@ -84,6 +90,9 @@ export class PetstoreFunction extends Construct {
       },
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
+    // currentVersion publishes a new version whenever the code or configuration changes; old
+    // versions are retained, so the alias can be moved back to one by hand.
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
     grantTableAccess(role, props.table, props.tableAccess);
 
     Validations.of(role).acknowledge({

@@ -1,13 +1,15 @@
-// One stage of the service: its table, the cursor secret, the four functions, the API and the
-// alarms. Its outputs are what operators and the key-management command read.
+// One stage of the service: its table, the cursor secret, the four functions and their rollout, the
+// API (behind the stage's web ACL, under its custom domain when it has them) and the alarms. Its
+// outputs are what operators, the release workflow and the key-management command read.
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
 import { PetstoreApi } from '#lib/petstore-api.ts';
 import { PetstoreCursorSecret } from '#lib/petstore-cursor-secret.ts';
+import { PetstoreFirewall } from '#lib/petstore-firewall.ts';
 import { PetstoreFunction } from '#lib/petstore-function.ts';
+import { PetstoreRollout } from '#lib/petstore-rollout.ts';
 import { PETSTORE_FUNCTIONS } from '#lib/petstore-functions.ts';
 import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
 import { PetstoreTable } from '#lib/petstore-table.ts';
@@ -18,12 +20,23 @@ import type { OperationId } from '#shared/http/routes.ts';
 /** listPets -> ListPets: the construct id, and with `Function` the fixed logical id. */
 const constructId = (name: PetstoreFunctionName) => name[0]?.toUpperCase() + name.slice(1);
 
+/** The same names, each with what `pick` takes from its function. */
+function mapFunctions<Name extends string, Picked>(
+  functions: Record<Name, PetstoreFunction>,
+  pick: (fn: PetstoreFunction) => Picked,
+): Record<Name, Picked> {
+  const entries = Object.entries<PetstoreFunction>(functions).map(([name, fn]) => [name, pick(fn)]);
+  return Object.fromEntries(entries) as Record<Name, Picked>;
+}
+
 export type PetstoreStackProps = StackProps & { settings: StageSettings };
 
 export class PetstoreStack extends Stack {
   readonly table: PetstoreTable;
   readonly api: PetstoreApi;
   readonly alarms: PetstoreAlarms;
+  readonly rollout: PetstoreRollout;
+  readonly firewall?: PetstoreFirewall;
 
   constructor(scope: Construct, id: string, { settings, ...props }: PetstoreStackProps) {
     super(scope, id, { description: `Pet store API, ${settings.name} stage`, ...props });
@@ -40,23 +53,47 @@ export class PetstoreStack extends Stack {
         settings,
         // The variable shared/http/pagination.ts reads.
         environment: readsCursorSecret ? { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference } : {},
-      }).function;
+      });
     };
 
-    const routeFunctions = {} as Record<OperationId, IFunction>;
-    for (const { operationId } of ROUTES) routeFunctions[operationId] = petstoreFunction(operationId);
-    const authorizerFunction = petstoreFunction('authorizer');
+    const routes = {} as Record<OperationId, PetstoreFunction>;
+    for (const { operationId } of ROUTES) routes[operationId] = petstoreFunction(operationId);
+    const authorizer = petstoreFunction('authorizer');
 
-    this.api = new PetstoreApi(this, 'Api', { settings, routeFunctions, authorizerFunction });
+    // API Gateway invokes the aliases; the alarms watch the functions, every version at once.
+    this.api = new PetstoreApi(this, 'Api', {
+      settings,
+      routeFunctions: mapFunctions(routes, ({ alias }) => alias),
+      authorizerFunction: authorizer.alias,
+    });
+    if (settings.firewall) {
+      this.firewall = new PetstoreFirewall(this, 'Firewall', {
+        settings,
+        ...settings.firewall,
+        apiStage: this.api.restApi.deploymentStage,
+      });
+    }
     this.alarms = new PetstoreAlarms(this, 'Alarms', {
       settings,
       apiStage: this.api.restApi.deploymentStage,
-      routeFunctions,
-      authorizerFunction,
+      routeFunctions: mapFunctions(routes, (fn) => fn.function),
+      authorizerFunction: authorizer.function,
       table: this.table,
+    });
+    this.rollout = new PetstoreRollout(this, 'Rollout', {
+      settings,
+      aliases: mapFunctions({ ...routes, authorizer }, ({ alias }) => alias),
+      rolloutAlarms: (name) => this.alarms.rolloutAlarms(name),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address, ending in /v1' });
+    if (this.api.domain) {
+      new CfnOutput(this, 'DomainTarget', {
+        value: this.api.domain.domainNameAliasDomainName,
+        description: "Where the custom domain's DNS record points (CNAME, or alias with DomainTargetZone)",
+      });
+      new CfnOutput(this, 'DomainTargetZone', { value: this.api.domain.domainNameAliasHostedZoneId });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });

@@ -1,6 +1,8 @@
 // Everything that differs between staging and production, in one typed place: the stack reads no
 // other per-stage value, so comparing the two objects below is comparing the two environments.
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
+import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
 export type StageName = 'staging' | 'production';
@@ -22,10 +24,26 @@ export type StageSettings = {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
   functionMemoryMb: number;
+  /**
+   * How CodeDeploy moves each function's `live` alias to a new version. The stage's alarms
+   * (lib/petstore-rollout.ts) stop and roll back a rollout while it shifts.
+   */
+  rollout: ILambdaDeploymentConfig;
+  /**
+   * A WAF web ACL in front of the stage (lib/petstore-firewall.ts): AWS managed rules and a limit
+   * per client IP address, over WAF's 5-minute window. Undefined: no web ACL.
+   */
+  firewall?: { requestsPerIpPer5Minutes: number };
+  /**
+   * A regional custom domain whose base path `v1` maps to the stage, so that the base address is
+   * `https://<domainName>/v1`. Not in the objects below: lib/petstore-app.ts reads it from the
+   * context (`<stage>:domainName`, `<stage>:certificateArn`), since it is each operator's own.
+   */
+  customDomain?: { domainName: string; certificateArn: string };
   alarms: {
     /** 5xx answers (API Gateway's own included) in 5 minutes. */
     serverErrorsPer5Minutes: number;
-    /** p99 of API Gateway's Latency over 5 minutes, three periods in a row. */
+    /** p99 of API Gateway's Latency, per minute, in 3 of the last 5 minutes. */
     p99LatencyMs: number;
     /** Failed invocations (crashes, timeouts) of one route function in 5 minutes. */
     functionErrorsPer5Minutes: number;
@@ -42,6 +60,7 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     functionMemoryMb: 256,
+    rollout: LambdaDeploymentConfig.ALL_AT_ONCE,
     alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 2_000, functionErrorsPer5Minutes: 5 },
   },
   production: {
@@ -53,6 +72,10 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     functionMemoryMb: 512,
+    rollout: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+    // Above what one client's key may send (50 requests/s, 15,000 in 5 minutes) twice over: the
+    // per-key limits answer fair clients first, so only floods from one address reach this one.
+    firewall: { requestsPerIpPer5Minutes: 30_000 },
     alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 1_000, functionErrorsPer5Minutes: 1 },
   },
 };

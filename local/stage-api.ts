@@ -46,19 +46,32 @@ const localValues: LocalValue = (logicalId, resource, attribute) => {
   return undefined;
 };
 
-/** What Lambda puts in every function's environment, beside the function's own variables. */
-function lambdaEnvironment(fn: TemplateFunction, accessKeyId: string, dynamoDbEndpoint: string) {
+/** The version an alias invokes here: the stage run publishes each function once. */
+const LOCAL_VERSION = '1';
+
+/**
+ * What Lambda puts in every function's environment, beside the function's own variables. Called
+ * through an alias (`target` is `<function>:<alias>`), the instance runs the alias's version and
+ * its context's invokedFunctionArn names the alias, as in Lambda.
+ */
+function lambdaEnvironment(
+  fn: TemplateFunction,
+  target: string,
+  accessKeyId: string,
+  dynamoDbEndpoint: string,
+) {
+  const qualified = target !== fn.logicalId;
   return {
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
     AWS_EXECUTION_ENV: `AWS_Lambda_${fn.runtime}`,
     AWS_LAMBDA_FUNCTION_NAME: fn.logicalId,
-    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_VERSION: qualified ? LOCAL_VERSION : '$LATEST',
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
     AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${fn.logicalId}`,
     AWS_LAMBDA_LOG_STREAM_NAME: 'local',
-    PETSTORE_LOCAL_FUNCTION_ARN: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${fn.logicalId}`,
+    PETSTORE_LOCAL_FUNCTION_ARN: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${target}`,
     TZ: ':UTC',
     // The role's credentials, as Lambda hands them over; the access key names the role to IAM.
     AWS_ACCESS_KEY_ID: accessKeyId,
@@ -97,18 +110,30 @@ export async function startStageApi({
   }
   const dynamoDbProxy = await startIamCheckedDynamoDb(dynamoDb.endpoint, { callers, tables });
 
+  // One pool per alias or function the API invokes, named as the definition names it.
+  const targets = new Set([
+    definition.authorizer.functionName,
+    ...definition.methods.flatMap(({ integration }) =>
+      integration.type === 'AWS_PROXY' ? [integration.functionName] : [],
+    ),
+  ]);
   const specs: Record<string, LambdaFunctionSpec> = {};
-  for (const fn of functions) {
+  for (const target of targets) {
+    const fn = functions.find(({ logicalId }) => logicalId === target.split(':')[0]);
+    if (!fn) throw new Error(`the template has no function ${target}.`);
     const variables = Object.fromEntries(
       Object.entries(fn.variables).map(([name, value]) => [
         name,
         resolveSecrets(String(value), (reference) => secretValues.get(reference) ?? ''),
       ]),
     );
-    specs[fn.logicalId] = {
+    specs[target] = {
       taskRoot: fn.taskRoot,
       handler: fn.handler,
-      environment: { ...variables, ...lambdaEnvironment(fn, `LOCAL${fn.roleId}`, dynamoDbProxy.endpoint) },
+      environment: {
+        ...variables,
+        ...lambdaEnvironment(fn, target, `LOCAL${fn.roleId}`, dynamoDbProxy.endpoint),
+      },
       timeoutSeconds: fn.timeoutSeconds,
       memoryMb: fn.memoryMb,
       reservedConcurrency: fn.reservedConcurrency,

@@ -1,9 +1,10 @@
 // Finds the cloud assembly of one stage: `cdk.out/assembly-<Stage>/` and its stack template,
-// synthesized first when cdk.out is missing or older than any source it is built from (so the stage
-// run always serves what `cdk deploy` would deploy now), or taken as given (`--assembly <dir>`).
+// synthesized first when cdk.out is missing, older than any source it is built from, or written
+// without bundles (so the stage run always serves what `cdk deploy` would deploy now), or taken as
+// given (`--assembly <dir>`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /** What a synthesis reads: a change to any of them makes cdk.out stale. */
 const SYNTH_INPUTS = ['bin', 'lib', 'functions', 'shared', 'package-lock.json', 'cdk.json', 'tsconfig.json'];
@@ -51,6 +52,23 @@ function findStage(dir: string, stage: string): StageAssembly | undefined {
 }
 
 /**
+ * True when a function's asset is not a bundle of cdk.out: `cdk ls`, `cdk diff` and other
+ * commands synthesize without bundling and point the template's asset paths at the project.
+ */
+export function unbundled(outDir: string, { assemblyDir, templateFile }: StageAssembly): boolean {
+  type Resource = { Type: string; Metadata?: Record<string, unknown> };
+  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as { Resources: Record<string, Resource> };
+  return Object.values(template.Resources)
+    .filter(({ Type }) => Type === 'AWS::Lambda::Function')
+    .some(({ Metadata }) => {
+      const assetPath = Metadata?.['aws:asset:path'];
+      if (typeof assetPath !== 'string') return true;
+      const fromOutDir = relative(outDir, resolve(assemblyDir, assetPath));
+      return isAbsolute(fromOutDir) || fromOutDir.startsWith('..');
+    });
+}
+
+/**
  * The stage in the project's cdk.out, synthesized when stale (`log` hears why). Throws with one
  * line when the synthesis fails or the app has no such stage.
  */
@@ -62,8 +80,10 @@ export function projectStageAssembly(
   const outDir = join(projectRoot, 'cdk.out');
   const manifest = join(outDir, 'manifest.json');
   const newestInput = Math.max(...SYNTH_INPUTS.map((input) => newestChange(join(projectRoot, input))));
-  if (!existsSync(manifest) || statSync(manifest).mtimeMs < newestInput) {
-    log('Synthesizing the app (cdk.out is missing or older than its sources)...');
+  const current =
+    existsSync(manifest) && statSync(manifest).mtimeMs >= newestInput && findStage(outDir, stage);
+  if (!current || unbundled(outDir, current)) {
+    log('Synthesizing the app (cdk.out is missing, older than its sources, or without bundles)...');
     const synth = spawnSync(
       process.execPath,
       [join(projectRoot, 'node_modules/aws-cdk/bin/cdk'), 'synth', '--quiet'],

@@ -1,5 +1,5 @@
 // The local gateway's definition read from a synthesized template: the REST API's resources and
-// methods (Lambda proxy integrations name their function by logical id; mock integrations answer
+// methods (Lambda proxy integrations name the alias or function they invoke; mock integrations answer
 // with the integration response their request template selects), its TOKEN authorizer, gateway
 // responses, the stage's method throttling and the usage plan's limits.
 import type {
@@ -26,11 +26,37 @@ function staticHeaders(parameters: unknown, prefix: string): Record<string, stri
   return headers;
 }
 
-/** The one function a Lambda integration's URI (or an authorizer's) points at. */
-function functionIn(reader: TemplateReader, uri: unknown): string {
-  const functionId = referencedIds(uri).find((id) => reader.resources[id]?.Type === 'AWS::Lambda::Function');
-  if (!functionId) throw new Error(`No Lambda function in the integration URI ${JSON.stringify(uri)}`);
-  return functionId;
+/**
+ * What a Lambda integration's URI (or an authorizer's) invokes, as the function runner names it:
+ * `<function id>:<alias>` through an alias, else the function's id. As in API Gateway, the call
+ * needs a permission on exactly that target, and an alias must point at a version of its function.
+ */
+function invocationTarget(reader: TemplateReader, uri: unknown): string {
+  const ids = referencedIds(uri);
+  const typed = (type: string) => ids.find((id) => reader.resources[id]?.Type === type);
+  const aliasId = typed('AWS::Lambda::Alias');
+  const target = aliasId ?? typed('AWS::Lambda::Function');
+  if (!target) throw new Error(`No Lambda function or alias in the integration URI ${JSON.stringify(uri)}`);
+  const permitted = reader
+    .ofType('AWS::Lambda::Permission')
+    .some(
+      ({ Properties: permission }) =>
+        permission.Principal === 'apigateway.amazonaws.com' &&
+        permission.Action === 'lambda:InvokeFunction' &&
+        referencedIds(permission.FunctionName).includes(target),
+    );
+  if (!permitted)
+    throw new Error(`API Gateway may not invoke ${target}: no AWS::Lambda::Permission allows it`);
+  if (!aliasId) return target;
+
+  const alias = reader.resources[aliasId]?.Properties ?? {};
+  const [functionId] = referencedIds(alias.FunctionName);
+  const [versionId = ''] = referencedIds(alias.FunctionVersion);
+  const version = reader.resources[versionId];
+  const versionOf = referencedIds(version?.Properties?.FunctionName)[0];
+  if (!functionId || version?.Type !== 'AWS::Lambda::Version' || versionOf !== functionId)
+    throw new Error(`The alias ${aliasId} does not point at a published version of its function`);
+  return `${functionId}:${String(alias.Name)}`;
 }
 
 function mockIntegration(reader: TemplateReader, integration: Properties): Integration {
@@ -80,7 +106,7 @@ export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition
         integration:
           integration.Type === 'MOCK'
             ? mockIntegration(reader, integration)
-            : { type: 'AWS_PROXY', functionName: functionIn(reader, integration.Uri) },
+            : { type: 'AWS_PROXY', functionName: invocationTarget(reader, integration.Uri) },
       };
     });
 
@@ -111,7 +137,7 @@ export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition
       header: identitySource.replace(/^method\.request\.header\./, ''),
       validationRegex: String(authorizer.Properties.IdentityValidationExpression ?? '.*'),
       resultsCacheTtlSeconds: Number(authorizer.Properties.AuthorizerResultTtlInSeconds ?? 300),
-      functionName: functionIn(reader, authorizer.Properties.AuthorizerUri),
+      functionName: invocationTarget(reader, authorizer.Properties.AuthorizerUri),
     },
     gatewayResponses,
     methodThrottle: rateLimitOf(allMethods?.ThrottlingRateLimit, allMethods?.ThrottlingBurstLimit),

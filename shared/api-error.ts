@@ -6,6 +6,7 @@ import type { $ZodError } from 'zod/v4/core';
 export const ERROR_CATALOGUE = {
   validation_error: { status: 400, message: 'The request is invalid.' },
   unauthorized: { status: 401, message: 'A valid API key is required: send Authorization: Bearer <key>.' },
+  forbidden: { status: 403, message: 'The request was blocked by the firewall.' },
   not_found: { status: 404, message: 'The requested resource does not exist.' },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this resource.' },
   idempotency_conflict: { status: 409, message: 'The Idempotency-Key is already in use.' },

@@ -90,6 +90,7 @@ export interface components {
      *     |---|---|---|
      *     | 400 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor |
      *     | 401 | `unauthorized` | the API key is missing, malformed, unknown or revoked |
+     *     | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address) |
      *     | 404 | `not_found` | the animal or the route does not exist |
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      *     | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422) |
@@ -108,6 +109,7 @@ export interface components {
       code:
         | 'validation_error'
         | 'unauthorized'
+        | 'forbidden'
         | 'not_found'
         | 'method_not_allowed'
         | 'idempotency_conflict'
@@ -163,6 +165,27 @@ export interface components {
           code: 'unauthorized';
           /** @constant */
           status: 401;
+        };
+      };
+    };
+    /** @description `forbidden`: Blocked by production's web application firewall: a request that matches AWS's managed rules, or too many from one IP address. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "code": "forbidden",
+         *       "message": "The request was blocked by the firewall.",
+         *       "status": 403
+         *     }
+         */
+        'application/json': components['schemas']['Error'] & {
+          /** @constant */
+          code: 'forbidden';
+          /** @constant */
+          status: 403;
         };
       };
     };
@@ -451,6 +474,7 @@ export interface operations {
       };
       400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['FunctionFailed'];
@@ -490,6 +514,7 @@ export interface operations {
       };
       400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       409: components['responses']['IdempotencyInProgress'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -550,6 +575,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description `not_found`: The animal, or any route, does not exist. */
       404: {
         headers: {

@@ -11,6 +11,8 @@ import { header, RETRY_AFTER } from './response-headers.ts';
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   validation_error: 'a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor',
   unauthorized: 'the API key is missing, malformed, unknown or revoked',
+  forbidden:
+    "production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address)",
   not_found: 'the animal or the route does not exist',
   method_not_allowed: 'the path exists, the method is not offered there (with `Allow`)',
   idempotency_conflict:
@@ -53,6 +55,11 @@ export const ERROR_RESPONSES = {
   Unauthorized: {
     code: 'unauthorized',
     description: 'The API key is missing, malformed, unknown or revoked.',
+  },
+  Forbidden: {
+    code: 'forbidden',
+    description:
+      "Blocked by production's web application firewall: a request that matches AWS's managed rules, or too many from one IP address.",
   },
   NotFound: { code: 'not_found', description: 'The animal, or any route, does not exist.' },
   MethodNotAllowed: {

@@ -44,6 +44,7 @@ export const responseComponents = (): Record<string, Json> =>
 /** What any request can get from API Gateway, before or instead of the function. */
 const GATEWAY_ERRORS: ErrorResponseName[] = [
   'Unauthorized',
+  'Forbidden',
   'TooManyRequests',
   'InternalError',
   'FunctionFailed',

@@ -45,6 +45,9 @@ export const GATEWAY_RESPONSES = [
     message: 'The API key is over its quota: retry later.',
   }),
   gatewayResponse('INVALID_API_KEY', 'unauthorized', { headers: bearerChallenge }),
+  // The stage's web ACL (lib/petstore-firewall.ts) blocked the request; WAF's own custom response
+  // answers it with this same Error object.
+  gatewayResponse('WAF_FILTERED', 'forbidden'),
   // The authorizer fails (rather than denies) when it cannot read the key table.
   gatewayResponse('AUTHORIZER_FAILURE', 'service_unavailable', { headers: retryAfter }),
   gatewayResponse('AUTHORIZER_CONFIGURATION_ERROR', 'internal_error'),

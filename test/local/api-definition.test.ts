@@ -1,11 +1,13 @@
 // The local gateway's two sources agree: what `npm start` serves from the shared modules is what
 // the synthesized template tells API Gateway (methods, integrations, gateway responses, authorizer),
-// and the template's limits are each stage's settings. And the limits behave as token buckets.
+// and the template's limits are each stage's settings; API Gateway invokes each function's `live`
+// alias, which it is allowed to. And the limits behave as token buckets.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { apiDefinitionFromModules } from '#local/api-definition.ts';
 import type { ApiDefinition } from '#local/api-definition.ts';
 import { createTemplateReader, readTemplate } from '#local/cloud-template.ts';
+import type { CloudTemplate } from '#local/cloud-template.ts';
 import { createGatewayLimits } from '#local/gateway-limits.ts';
 import { projectStageAssembly } from '#local/stage-assembly.ts';
 import { apiDefinitionFromTemplate } from '#local/template-api-definition.ts';
@@ -13,10 +15,10 @@ import { AUTHORIZER } from '#shared/http/routes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const fromTemplate = (stage: string) => {
-  const { templateFile } = projectStageAssembly(PROJECT_ROOT, stage, () => undefined);
-  return apiDefinitionFromTemplate(createTemplateReader(readTemplate(templateFile)));
-};
+const templateOf = (stage: string) =>
+  readTemplate(projectStageAssembly(PROJECT_ROOT, stage, () => undefined).templateFile);
+
+const fromTemplate = (stage: string) => apiDefinitionFromTemplate(createTemplateReader(templateOf(stage)));
 
 /** Methods comparable across sources: functions by route, mocks by their whole answer. */
 const methodsOf = (definition: ApiDefinition) =>
@@ -49,13 +51,67 @@ describe.each([
       header: AUTHORIZER.header,
       validationRegex: AUTHORIZER.validationRegex,
       resultsCacheTtlSeconds: AUTHORIZER.resultsCacheTtlSeconds,
-      functionName: 'AuthorizerFunction',
+      functionName: 'AuthorizerFunction:live',
     });
+  });
+
+  it("invokes each route's function through its alias live", () => {
+    const invoked = template.methods.flatMap(({ resource, httpMethod, integration }) =>
+      integration.type === 'AWS_PROXY' ? [`${httpMethod} ${resource} ${integration.functionName}`] : [],
+    );
+    expect(invoked.sort()).toEqual([
+      'GET /pets ListPetsFunction:live',
+      'GET /pets/{petId} GetPetFunction:live',
+      'POST /pets CreatePetFunction:live',
+    ]);
   });
 
   it("has the stage's limits", () => {
     expect(template.methodThrottle).toEqual(methodThrottle);
     expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
+  });
+});
+
+describe('a template the stage run refuses, as API Gateway would fail it', () => {
+  /** The staging template with the resources `edit` returns (it may change those it is given). */
+  const edited = (edit: (resources: CloudTemplate['Resources']) => CloudTemplate['Resources']) => {
+    const template = structuredClone(templateOf('staging'));
+    template.Resources = edit(template.Resources);
+    return () => apiDefinitionFromTemplate(createTemplateReader(template));
+  };
+  const ofType = (resources: CloudTemplate['Resources'], type: string) =>
+    Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  it('an alias API Gateway has no permission to invoke', () => {
+    const withoutPermission = edited((resources) => {
+      const kept = Object.entries(resources).filter(
+        ([, resource]) =>
+          resource.Type !== 'AWS::Lambda::Permission' ||
+          !JSON.stringify(resource.Properties?.FunctionName).includes('GetPetLive'),
+      );
+      return Object.fromEntries(kept);
+    });
+    expect(withoutPermission).toThrow(
+      /^API Gateway may not invoke GetPetLive\w+: no AWS::Lambda::Permission allows it$/,
+    );
+  });
+
+  it("an alias that points at another function's version", () => {
+    const crossed = edited((resources) => {
+      const [[, getPetAlias] = []] = ofType(resources, 'AWS::Lambda::Alias').filter(([id]) =>
+        id.startsWith('GetPetLive'),
+      );
+      const [[listPetsVersionId] = []] = ofType(resources, 'AWS::Lambda::Version').filter(([id]) =>
+        id.startsWith('ListPetsFunctionCurrentVersion'),
+      );
+      if (!getPetAlias?.Properties || !listPetsVersionId)
+        throw new Error('no GetPet alias or ListPets version');
+      getPetAlias.Properties.FunctionVersion = { 'Fn::GetAtt': [listPetsVersionId, 'Version'] };
+      return resources;
+    });
+    expect(crossed).toThrow(
+      /^The alias GetPetLive\w+ does not point at a published version of its function$/,
+    );
   });
 });
 

@@ -58,7 +58,10 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
         Dimensions: dimensions,
         ExtendedStatistic: 'p99',
         Threshold: settings.alarms.p99LatencyMs,
-        EvaluationPeriods: 3,
+        // Per minute, 3 of 5: it can fire within a canary's 5 minutes.
+        Period: 60,
+        EvaluationPeriods: 5,
+        DatapointsToAlarm: 3,
       });
     });
 

@@ -5,7 +5,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { ALLOWED_METHODS, AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
 import { defined, synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
-import { ROUTE_FUNCTION_IDS, arnOf, methodAt, methodsByPath, ref } from './templates.ts';
+import { ROUTE_FUNCTION_IDS, liveAliasOf, methodAt, methodsByPath, ref } from './templates.ts';
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name, settings, template } = stage;
@@ -56,7 +56,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
   });
 
-  test('the TOKEN authorizer: Authorization header, the Bearer regex, the cache TTL', () => {
+  test("the TOKEN authorizer: Authorization header, the Bearer regex, the cache TTL, the function's alias live", () => {
     expect(authorizer.Properties).toMatchObject({
       Type: 'TOKEN',
       RestApiId: ref(apiId),
@@ -64,9 +64,9 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       IdentityValidationExpression: AUTHORIZER.validationRegex,
       AuthorizerResultTtlInSeconds: AUTHORIZER.resultsCacheTtlSeconds,
     });
-    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(
-      JSON.stringify(arnOf('AuthorizerFunction')),
-    );
+    const uri = JSON.stringify(authorizer.Properties.AuthorizerUri);
+    expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, 'AuthorizerFunction'))));
+    expect(uri).not.toContain('"AuthorizerFunction"');
   });
 
   describe('methods', () => {
@@ -83,15 +83,16 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       }
     });
 
-    test.each(ROUTES)('$method $path invokes the $operationId function (proxy)', (route) => {
+    test.each(ROUTES)("$method $path invokes the $operationId function's alias live (proxy)", (route) => {
       const method = methodAt(stage, route.path, route.method);
       expect(method).toMatchObject({
         OperationName: route.operationId,
         Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
       });
-      expect(JSON.stringify((method.Integration as Properties).Uri)).toContain(
-        JSON.stringify(arnOf(ROUTE_FUNCTION_IDS[route.operationId])),
-      );
+      const functionId = ROUTE_FUNCTION_IDS[route.operationId];
+      const uri = JSON.stringify((method.Integration as Properties).Uri);
+      expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, functionId))));
+      expect(uri).not.toContain(`"${functionId}"`);
     });
   });
 

@@ -67,7 +67,13 @@ function synthesizeApp() {
       },
     };
   };
-  return { app, stages, staging: synthesizedStage('staging'), production: synthesizedStage('production') };
+  return {
+    app,
+    stages,
+    staging: synthesizedStage('staging'),
+    production: synthesizedStage('production'),
+    deployAccess: Template.fromStack(stages.deployAccess),
+  };
 }
 
 export const synthesized = synthesizeApp();

@@ -45,6 +45,22 @@ export function methodAt(stage: SynthesizedStage, path: string, httpMethod: stri
   return defined(found[0], `${httpMethod} ${path}`).properties;
 }
 
+/**
+ * The logical id of the function's alias `live`, which must point at a published version of that
+ * same function: what API Gateway invokes and CodeDeploy moves.
+ */
+export function liveAliasOf(stage: SynthesizedStage, functionId: string): string {
+  const aliases = stage
+    .all('AWS::Lambda::Alias')
+    .filter(([, alias]) => referencedId(alias.Properties.FunctionName) === functionId);
+  expect(aliases.map(([, alias]) => alias.Properties.Name)).toEqual(['live']);
+  const [aliasId, alias] = defined(aliases[0], `the alias of ${functionId}`);
+  const version = stage.resource(referencedId(alias.Properties.FunctionVersion));
+  expect(version.Type).toBe('AWS::Lambda::Version');
+  expect(version.Properties.FunctionName).toEqual(ref(functionId));
+  return aliasId;
+}
+
 export const environmentOf = (stage: SynthesizedStage, functionId: string) =>
   (stage.resource(functionId).Properties.Environment as { Variables: Properties }).Variables;
 

@@ -179,6 +179,16 @@ describe('npm run start:stage -- staging, from an edited copy of the cloud assem
     expect(listed.json).toContainEqual(created.json);
   });
 
+  it('invokes each function through its alias live, the version API Gateway would call', async () => {
+    const key = await newKey('alias');
+    expect((await send('/v1/pets?limit=1', { key })).status).toBe(200);
+    const output = stage?.output() ?? '';
+    expect(output).toMatch(/^\[AuthorizerFunction:live\] cold start: instance pid \d+$/m);
+    expect(output).toMatch(/^\[ListPetsFunction:live\] cold start: instance pid \d+$/m);
+    // Nothing runs as the unpublished function ($LATEST).
+    expect(output).not.toMatch(/^\[\w+Function\] /m);
+  });
+
   it('throttles a burst over the per-key limits with 429 too_many_requests and Retry-After', async () => {
     // ListPets' instances started first, as many as the burst keeps busy at once. With the 1 s
     // timeout the copy gives ListPets (for the timeout test), a first invocation on an instance
@@ -262,8 +272,8 @@ describe('npm run start:stage -- staging, from an edited copy of the cloud assem
     // creates one at a time keep one instance, the newest, which serves the next create.
     const warm = await send('/v1/pets', { key, method: 'POST', body: uniquePet('Warm') });
     expect(warm.status).toBe(201);
-    await stage.waitFor(/\[CreatePetFunction\] cold start: instance pid \d+/);
-    const pids = [...stage.output().matchAll(/\[CreatePetFunction\] cold start: instance pid (\d+)/g)];
+    await stage.waitFor(/\[CreatePetFunction:live\] cold start: instance pid \d+/);
+    const pids = [...stage.output().matchAll(/\[CreatePetFunction:live\] cold start: instance pid (\d+)/g)];
     const pid = Number(pids.at(-1)?.[1]);
 
     const pet = uniquePet('Killed');

@@ -1,0 +1,71 @@
+// What an operator tells the CDK app with `-c <key>=<value>` (or cdk.json's context): each stage's
+// account, region and custom domain, and the account's existing GitHub provider for the deploy
+// role. A value that cannot be right stops the synthesis with one line: bin/app.ts prints a
+// ContextError's message alone.
+import { Token } from 'aws-cdk-lib';
+import type { App, Environment } from 'aws-cdk-lib';
+import type { StageName, StageSettings } from '#lib/stage-settings.ts';
+
+export class ContextError extends Error {
+  override name = 'ContextError';
+}
+
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]+$/;
+const OIDC_PROVIDER_ARN =
+  /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/token\.actions\.githubusercontent\.com$/;
+
+const contextString = (app: App, key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  return value === undefined ? undefined : String(value);
+};
+
+/**
+ * Account and region: context `<stage>:account` and `<stage>:region`, else the CLI's defaults
+ * (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION), else none: an environment-agnostic stack, which is
+ * what lets `cdk synth` run offline.
+ */
+export function stageEnvironment(app: App, stage: StageName): Environment {
+  return {
+    account: contextString(app, `${stage}:account`) ?? process.env.CDK_DEFAULT_ACCOUNT,
+    region: contextString(app, `${stage}:region`) ?? process.env.CDK_DEFAULT_REGION,
+  };
+}
+
+/**
+ * `<stage>:domainName` with `<stage>:certificateArn` (an ACM certificate for that name, in the
+ * stage's region: a regional endpoint takes no other), or neither.
+ */
+export function customDomain(app: App, stage: StageName, region?: string): StageSettings['customDomain'] {
+  const domainName = contextString(app, `${stage}:domainName`);
+  const certificateArn = contextString(app, `${stage}:certificateArn`);
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined)
+    throw new ContextError(
+      `${stage}: give both ${stage}:domainName and ${stage}:certificateArn, or neither.`,
+    );
+  if (!DOMAIN_NAME.test(domainName))
+    throw new ContextError(
+      `${stage}:domainName must be a domain name like api.example.com, not "${domainName}".`,
+    );
+  const certificateRegion = CERTIFICATE_ARN.exec(certificateArn)?.[1];
+  if (certificateRegion === undefined)
+    throw new ContextError(
+      `${stage}:certificateArn must be an ACM certificate ARN, not "${certificateArn}".`,
+    );
+  if (region !== undefined && !Token.isUnresolved(region) && region !== certificateRegion)
+    throw new ContextError(
+      `${stage}:certificateArn is in ${certificateRegion}; a regional domain needs a certificate in the stage's region, ${region}.`,
+    );
+  return { domainName: domainName.toLowerCase(), certificateArn };
+}
+
+/** `githubOidcProviderArn`: the account's GitHub provider, for an account that has one already. */
+export function existingOidcProviderArn(app: App): string | undefined {
+  const arn = contextString(app, 'githubOidcProviderArn');
+  if (arn !== undefined && !OIDC_PROVIDER_ARN.test(arn))
+    throw new ContextError(
+      `githubOidcProviderArn must be the ARN of the token.actions.githubusercontent.com provider, not "${arn}".`,
+    );
+  return arn;
+}
