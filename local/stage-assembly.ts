@@ -52,8 +52,9 @@ function findStage(dir: string, stage: string): StageAssembly | undefined {
 }
 
 /**
- * True when a function's asset is not a bundle of cdk.out: `cdk ls`, `cdk diff` and other
- * commands synthesize without bundling and point the template's asset paths at the project.
+ * True when a function's asset is not a bundle of cdk.out: `cdk ls`, `cdk destroy` and the
+ * other commands that deploy nothing synthesize without bundling and point the template's asset
+ * paths at the project.
  */
 export function unbundled(outDir: string, { assemblyDir, templateFile }: StageAssembly): boolean {
   type Resource = { Type: string; Metadata?: Record<string, unknown> };
