@@ -1,6 +1,6 @@
 // What an operator tells the CDK app with `-c <key>=<value>` (or cdk.json's context): each stage's
-// account, region and custom domain, and the account's existing GitHub provider for the deploy
-// role. A value that cannot be right stops the synthesis with one line: bin/app.ts prints a
+// account, region and custom domain, and for the deploy role the account's existing GitHub provider
+// and the bootstrap qualifier. A value that cannot be right stops the synthesis with one line: bin/app.ts prints a
 // ContextError's message alone.
 import { Token } from 'aws-cdk-lib';
 import type { App, Environment } from 'aws-cdk-lib';
@@ -59,6 +59,9 @@ export function customDomain(app: App, stage: StageName, region?: string): Stage
     );
   return { domainName: domainName.toLowerCase(), certificateArn };
 }
+
+/** The qualifier `cdk bootstrap` was run with, when not the default (CDK's own context key). */
+export const bootstrapQualifier = (app: App) => contextString(app, '@aws-cdk/core:bootstrapQualifier');
 
 /** `githubOidcProviderArn`: the account's GitHub provider, for an account that has one already. */
 export function existingOidcProviderArn(app: App): string | undefined {

@@ -79,7 +79,7 @@ export class PetstoreApi extends Construct {
     this.restApi.node.tryRemoveChild('Endpoint');
     const executeApiHost = `${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     this.domain = settings.customDomain && this.addCustomDomain(settings.customDomain);
-    this.url = `https://${this.domain ? settings.customDomain?.domainName : executeApiHost}${BASE_PATH}`;
+    this.url = `https://${settings.customDomain?.domainName ?? executeApiHost}${BASE_PATH}`;
 
     // API Gateway would create this log group itself, without retention.
     const executionLogs = new LogGroup(this, 'ExecutionLogs', {
@@ -113,7 +113,7 @@ export class PetstoreApi extends Construct {
    * The domain's base path is the stage's name, so `https://<domain>/v1/pets` reaches stage v1 with
    * the same paths, and the same `/v1/...` in requestContext.path, as the execute-api address.
    */
-  private addCustomDomain({ domainName, certificateArn }: { domainName: string; certificateArn: string }) {
+  private addCustomDomain({ domainName, certificateArn }: NonNullable<StageSettings['customDomain']>) {
     const domain = new DomainName(this, 'Domain', {
       domainName,
       certificate: Certificate.fromCertificateArn(this, 'Certificate', certificateArn),

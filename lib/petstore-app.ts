@@ -3,7 +3,12 @@
 import { Validations } from 'aws-cdk-lib';
 import type { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { customDomain, existingOidcProviderArn, stageEnvironment } from '#lib/app-context.ts';
+import {
+  bootstrapQualifier,
+  customDomain,
+  existingOidcProviderArn,
+  stageEnvironment,
+} from '#lib/app-context.ts';
 import { DeployAccessStack } from '#lib/deploy-access-stack.ts';
 import { PetstoreStage } from '#lib/petstore-stage.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
@@ -22,7 +27,7 @@ export function addPetstoreStages(app: App) {
   const deployAccess = new DeployAccessStack(app, DEPLOY_ACCESS_STACK_ID, {
     stackName: 'petstore-deploy-access',
     existingOidcProviderArn: existingOidcProviderArn(app),
-    bootstrapQualifier: app.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') as string | undefined,
+    bootstrapQualifier: bootstrapQualifier(app),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { ...stages, deployAccess };

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readTemplate } from '#local/cloud-template.ts';
 
 /** What a synthesis reads: a change to any of them makes cdk.out stale. */
 const SYNTH_INPUTS = ['bin', 'lib', 'functions', 'shared', 'package-lock.json', 'cdk.json', 'tsconfig.json'];
@@ -57,9 +58,7 @@ function findStage(dir: string, stage: string): StageAssembly | undefined {
  * paths at the project.
  */
 export function unbundled(outDir: string, { assemblyDir, templateFile }: StageAssembly): boolean {
-  type Resource = { Type: string; Metadata?: Record<string, unknown> };
-  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as { Resources: Record<string, Resource> };
-  return Object.values(template.Resources)
+  return Object.values(readTemplate(templateFile).Resources)
     .filter(({ Type }) => Type === 'AWS::Lambda::Function')
     .some(({ Metadata }) => {
       const assetPath = Metadata?.['aws:asset:path'];

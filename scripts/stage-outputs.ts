@@ -6,16 +6,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 /** The stages that `npm run deploy:<stage>` deploys (lib/stage-settings.ts names the same two). */
-export const STAGES = ['staging', 'production'] as const;
+const STAGES = ['staging', 'production'] as const;
 
-export type DeployedStage = (typeof STAGES)[number];
+type DeployedStage = (typeof STAGES)[number];
 
 /** A failure whose message is the whole story, on one line. */
 export class StageOutputsError extends Error {
   override name = 'StageOutputsError';
 }
 
-export const isDeployedStage = (stage: string): stage is DeployedStage =>
+const isDeployedStage = (stage: string): stage is DeployedStage =>
   (STAGES as readonly string[]).includes(stage);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -14,21 +14,15 @@ import { ContextError, customDomain, existingOidcProviderArn } from '#lib/app-co
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { validationFailures } from '#lib/validation-report.ts';
 import { runNode } from '#test/support/process.ts';
-import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
+import { appWithFlags } from './synthesize.ts';
 
 const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 const PROVIDER = 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com';
 
+// The templates are read, not deployed: no function is bundled.
 const appWith = (context: Record<string, unknown>) =>
-  new App({
-    outdir: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
-    context: {
-      ...(readRepoJson('cdk.json') as { context: object }).context,
-      // The templates are read, not deployed: no function is bundled.
-      'aws:cdk:bundling-stacks': [],
-      ...context,
-    },
-  });
+  appWithFlags({ 'aws:cdk:bundling-stacks': [], ...context });
 
 describe('a custom domain for production, and an existing GitHub provider', () => {
   const stages = addPetstoreStages(

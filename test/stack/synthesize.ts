@@ -38,16 +38,16 @@ export function defined<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-function synthesizeApp() {
-  const app = new App({
+/** An app in a temporary directory with the feature flags of cdk.json, as `cdk synth` applies them. */
+export const appWithFlags = (context: Record<string, unknown>) =>
+  new App({
     outdir: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
-    context: {
-      // The feature flags of cdk.json, as `cdk synth` applies them.
-      ...(readRepoJson('cdk.json') as { context: object }).context,
-      // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too.
-      'aws:cdk:enable-asset-metadata': true,
-    },
+    context: { ...(readRepoJson('cdk.json') as { context: object }).context, ...context },
   });
+
+function synthesizeApp() {
+  // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too.
+  const app = appWithFlags({ 'aws:cdk:enable-asset-metadata': true });
   const stages = addPetstoreStages(app);
   const synthesizedStage = (name: StageName): SynthesizedStage => {
     const template = Template.fromStack(stages[name].stack);
