@@ -1,5 +1,5 @@
-// Starts bench/invoke-child.mjs in a fresh Node (this same Node 24 binary) and returns what it
-// measured. Source maps are on because the stack sets NODE_OPTIONS=--enable-source-maps.
+// Starts bench/invoke-child.mjs in a fresh Node (this same Node 24 binary, with no options, as the
+// stack sets no NODE_OPTIONS) and returns what it measured.
 import { fork } from 'node:child_process';
 import { subjectEvent } from './events.ts';
 import type { Fixture } from './fixture.ts';
@@ -34,9 +34,10 @@ export type ChildResult = {
 function runChild(request: ChildRequest, env: NodeJS.ProcessEnv): Promise<ChildResult> {
   const child = fork(CHILD, [JSON.stringify(request)], {
     execPath: process.execPath,
-    execArgv: ['--enable-source-maps'],
+    execArgv: [],
     env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Metrics go to stdout on every invocation, as in Lambda: written, but not to the terminal.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     let result: ChildResult | undefined;
@@ -61,8 +62,9 @@ const runBundle = (subject: Subject, variant: Variant, fixture: Fixture, loops: 
   );
 
 /**
- * Each round starts every function and baseline once, in turn, each in a fresh process, so
- * whatever else slows the machine down meanwhile slows both sides of a ratio alike.
+ * Each round starts every subject's function, baseline and references once, one right after the
+ * other, each in a fresh process (A B A B ... over the rounds), so whatever else slows the machine
+ * down meanwhile slows both sides of a ratio alike.
  */
 export async function runRounds(
   rounds: number,

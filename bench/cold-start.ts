@@ -3,7 +3,8 @@
 import { runRounds } from './child-process.ts';
 import type { ChildResult } from './child-process.ts';
 import type { Fixture } from './fixture.ts';
-import { median } from './stats.ts';
+import { median, spread } from './stats.ts';
+import type { Spread } from './stats.ts';
 import { measureEach } from './subjects.ts';
 import type { PerSubject } from './subjects.ts';
 
@@ -11,17 +12,23 @@ export const COLD_START_RUNS = 31;
 
 export type ColdStart = {
   medianMs: number;
+  /** Fastest, median and slowest of the processes. */
+  spreadMs: Spread;
   medianCpuMs: number;
   medianRssMb: number;
   samplesMs: number[];
 };
 
-const summarize = (runs: ChildResult[]): ColdStart => ({
-  medianMs: median(runs.map((run) => run.coldMs)),
-  medianCpuMs: median(runs.map((run) => run.coldCpuMs)),
-  medianRssMb: median(runs.map((run) => run.rssAfterColdStartMb)),
-  samplesMs: runs.map((run) => Math.round(run.coldMs * 10) / 10),
-});
+function summarize(runs: ChildResult[]): ColdStart {
+  const coldMs = runs.map((run) => run.coldMs);
+  return {
+    medianMs: median(coldMs),
+    spreadMs: spread(coldMs),
+    medianCpuMs: median(runs.map((run) => run.coldCpuMs)),
+    medianRssMb: median(runs.map((run) => run.rssAfterColdStartMb)),
+    samplesMs: coldMs.map((ms) => Math.round(ms * 10) / 10),
+  };
+}
 
 export async function measureColdStarts(fixture: Fixture): Promise<PerSubject<ColdStart>> {
   const runs = await runRounds(COLD_START_RUNS, fixture, { warmup: 0, iterations: 0 });

@@ -106,7 +106,7 @@ export function costModel(
       const total = line.apiGateway + line.lambda + line.authorizer + line.dynamoDb;
       return { operation: entry.operation, durationMs, ...line, total };
     };
-  const coldCpuMs = Object.values(coldStarts).map((pair) => pair.function.medianCpuMs);
+  const coldCpuMs = Object.values(coldStarts).map((sides) => sides.function.medianCpuMs);
   // Below one vCPU, Init's CPU-bound time stretches as much as memory shrinks: same GB-seconds.
   const initGbSecondsPerCpuMs = (ASSUMPTIONS.fullVcpuMemoryMb / 1024) * 1e-3;
   return {

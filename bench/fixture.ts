@@ -1,8 +1,9 @@
 // The data every measurement runs against: one embedded DynamoDB (dynalite, in this process),
 // the table, seeded pets and an API key. The children talk to dynalite directly, configured by
-// their environment as Lambda configures a function; this process talks to it through the
-// counting proxy, so its requests can be counted.
+// their environment as Lambda configures a function, over HTTPS (bench/tls-front.ts) as in AWS;
+// this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { createLocalFunctions } from '#local/local-functions.ts';
 import type { LocalFunctions } from '#local/local-functions.ts';
@@ -13,12 +14,11 @@ import type { Pet } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 import type { CountingProxy } from './counting-proxy.ts';
+import { TLS_CERTIFICATE, startTlsFront } from './tls-front.ts';
 
 /** Enough pets for full pages of every status (the listings read 21 items). */
 const SEEDED_PETS = 90;
 const TABLE_NAME = 'petstore-bench';
-/** Metrics (embedded metric format on stdout) and info logs would measure the terminal. */
-const QUIET_POWERTOOLS = { POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' };
 
 export type Fixture = {
   /** The whole environment of a child: what the stack sets, and nothing of this shell's. */
@@ -35,10 +35,9 @@ export type Fixture = {
 export async function startFixture(): Promise<Fixture> {
   const embedded = await startEmbeddedDynamoDb();
   const proxy = await startCountingProxy(embedded.endpoint);
+  const tls = await startTlsFront(embedded.endpoint);
   const counted = await openLocalDynamoDb({ endpoint: proxy.endpoint, tableName: TABLE_NAME });
   const cursorSecret = randomBytes(32).toString('base64url');
-  // Powertools reads these when the functions' Logger and Metrics are built.
-  Object.assign(process.env, QUIET_POWERTOOLS);
   const functions = createLocalFunctions({ table: counted.table, cursorSecret });
   const { key: apiKey } = await createApiKeyStore(counted.table).issue('bench');
   let petId = 0;
@@ -54,12 +53,12 @@ export async function startFixture(): Promise<Fixture> {
     childEnv: {
       PETSTORE_TABLE_NAME: TABLE_NAME,
       PETSTORE_CURSOR_SECRET: cursorSecret,
-      AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
+      NODE_EXTRA_CA_CERTS: fileURLToPath(TLS_CERTIFICATE),
       AWS_REGION: 'us-east-1',
       // A local DynamoDB accepts any credentials, but the SDK insists on having some.
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      ...QUIET_POWERTOOLS,
     },
     proxy,
     functions,
@@ -68,6 +67,7 @@ export async function startFixture(): Promise<Fixture> {
     close: async () => {
       await counted.close();
       await proxy.close();
+      await tls.close();
       await embedded.close();
     },
   };

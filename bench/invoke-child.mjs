@@ -1,10 +1,11 @@
-// One fresh Node process stands for one Lambda execution environment. It imports a bundle the way
-// the Lambda runtime does, invokes it once (the cold start), then, when asked, again and again
+// One fresh Node process stands for one Lambda execution environment. It loads a bundle the way
+// the Lambda runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once (the cold start), then, when asked, again and again
 // (warm), and sends its timings to the parent (the types: bench/child-process.ts).
 // Plain JavaScript on purpose: a .ts runner would load Node's type stripper first, which no Lambda
 // process has (17 MB of RSS, and work the clock would not see but the heap would). It imports
 // only Node built-ins, so nothing the bundle needs is loaded before the clock starts.
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +34,9 @@ function check(result) {
 const coldEvent = freshEvent();
 const coldCpuStart = process.cpuUsage();
 const coldStart = performance.now();
-const { handler } = await import(pathToFileURL(request.bundle).href);
+const { handler } = request.bundle.endsWith('.mjs')
+  ? await import(pathToFileURL(request.bundle).href)
+  : createRequire(import.meta.url)(request.bundle);
 check(await handler(coldEvent, lambdaContext()));
 const coldMs = performance.now() - coldStart;
 const coldCpuMs = cpuMs(process.cpuUsage(coldCpuStart));

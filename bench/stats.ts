@@ -7,3 +7,12 @@ export function percentile(values: readonly number[], fraction: number): number 
 }
 
 export const median = (values: readonly number[]) => percentile(values, 0.5);
+
+/** How far a figure moved between the runs it was measured in. */
+export type Spread = { min: number; median: number; max: number };
+
+export const spread = (values: readonly number[]): Spread => ({
+  min: Math.min(...values),
+  median: median(values),
+  max: Math.max(...values),
+});

@@ -1,5 +1,8 @@
 // What the benchmark measures: the four Lambda functions of the stack, each next to its baseline
-// (bench/baselines/), the least code that makes the same single DynamoDB call.
+// (bench/baselines/), the least code that makes the same single DynamoDB call with the AWS SDK,
+// bundled the same way. Two references stand beside them, measured but not targeted: that same
+// baseline bundled as CDK's NodejsFunction bundles by default (what a user gets without tuning),
+// and the floor (bench/floors/), which sends the same request without the SDK.
 import { fileURLToPath } from 'node:url';
 import { PETSTORE_FUNCTIONS } from '#lib/petstore-functions.ts';
 import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
@@ -8,44 +11,60 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;
 
 export type SubjectName = PetstoreFunctionName;
-export type Variant = 'function' | 'baseline';
-export const VARIANTS: Variant[] = ['function', 'baseline'];
+export type Variant = 'function' | 'baseline' | 'cdkDefault' | 'floor';
+/** The order each subject's processes run in, one after the other: A B A B ... */
+export const VARIANTS: Variant[] = ['function', 'baseline', 'cdkDefault', 'floor'];
 
 export type Subject = {
   name: SubjectName;
   /** Relative to the project root, as the function's own entry is (lib/petstore-functions.ts). */
   baselineEntry: string;
-  /** The one DynamoDB command its baseline sends. */
-  baselineCommand: string;
+  floorEntry: string;
 };
 
+const subject = (name: SubjectName, file: string): Subject => ({
+  name,
+  baselineEntry: `bench/baselines/${file}-baseline.ts`,
+  floorEntry: `bench/floors/${file}-floor.ts`,
+});
+
 export const SUBJECTS: Subject[] = [
-  { name: 'listPets', baselineEntry: 'bench/baselines/list-pets-baseline.ts', baselineCommand: 'Query' },
-  { name: 'getPet', baselineEntry: 'bench/baselines/get-pet-baseline.ts', baselineCommand: 'GetItem' },
-  { name: 'createPet', baselineEntry: 'bench/baselines/create-pet-baseline.ts', baselineCommand: 'PutItem' },
-  { name: 'authorizer', baselineEntry: 'bench/baselines/authorizer-baseline.ts', baselineCommand: 'GetItem' },
+  subject('listPets', 'list-pets'),
+  subject('getPet', 'get-pet'),
+  subject('createPet', 'create-pet'),
+  subject('authorizer', 'authorizer'),
 ];
 
-/** The module the stack deploys, or its baseline, relative to the project root. */
-export const entryOf = (subject: Subject, variant: Variant) =>
-  variant === 'function' ? PETSTORE_FUNCTIONS[subject.name].entry : subject.baselineEntry;
+/** The module a variant bundles, relative to the project root. */
+export function entryOf(subject: Subject, variant: Variant): string {
+  switch (variant) {
+    case 'function':
+      return PETSTORE_FUNCTIONS[subject.name].entry;
+    case 'baseline':
+    case 'cdkDefault':
+      return subject.baselineEntry;
+    case 'floor':
+      return subject.floorEntry;
+  }
+}
 
+/** Every bundle is CommonJS, as NodejsFunction names it (bench/.out/package.json says so). */
 export const bundlePath = (subject: SubjectName, variant: Variant) =>
-  `${OUT_DIR}/${subject}/${variant}/index.mjs`;
+  `${OUT_DIR}/${subject}/${variant}/index.js`;
 
-/** A figure for a function and the same figure for its baseline. */
-export type Paired<T> = Record<Variant, T>;
-export type PerSubject<T> = Record<SubjectName, Paired<T>>;
+/** A figure for a function, its baseline and the references. */
+export type ByVariant<T> = Record<Variant, T>;
+export type PerSubject<T> = Record<SubjectName, ByVariant<T>>;
 
-/** Measures every subject's function and baseline, one after the other (never two at once). */
+/** Measures every subject's variants, one after the other (never two at once). */
 export async function measureEach<T>(
   measure: (subject: Subject, variant: Variant) => Promise<T>,
 ): Promise<PerSubject<T>> {
   const results: Partial<PerSubject<T>> = {};
   for (const subject of SUBJECTS) {
-    const pair: Partial<Paired<T>> = {};
-    for (const variant of VARIANTS) pair[variant] = await measure(subject, variant);
-    results[subject.name] = pair as Paired<T>;
+    const sides: Partial<ByVariant<T>> = {};
+    for (const variant of VARIANTS) sides[variant] = await measure(subject, variant);
+    results[subject.name] = sides as ByVariant<T>;
   }
   return results as PerSubject<T>;
 }

@@ -2,11 +2,9 @@
 // throws exactly "Unauthorized", which API Gateway answers as 401. The Allow policy covers every
 // method of the stage, so one cached result serves every route. The key's hash goes back as the
 // usage identifier: API Gateway applies the usage plan's per-key limits to it.
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { AUTHORIZER } from '#shared/http/routes.ts';
-import { MetricUnit } from '#shared/observability.ts';
 import type { Observability } from '#shared/observability.ts';
 import type { ApiKeyStore } from '#shared/store/api-key-store.ts';
 
@@ -19,12 +17,12 @@ const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join(
 
 export type AuthorizerDependencies = { apiKeys: ApiKeyStore; observability: Observability };
 
-export function createAuthorizerHandler({ apiKeys, observability: { metrics } }: AuthorizerDependencies) {
+export function createAuthorizerHandler({ apiKeys, observability }: AuthorizerDependencies) {
   async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
     const token = bearerToken(event.authorizationToken);
     const apiKey = token === undefined ? undefined : await apiKeys.findActive(token);
     if (!apiKey) {
-      metrics.addMetric('AuthFailures', MetricUnit.Count, 1);
+      observability.metrics.count('AuthFailures');
       throw new Error('Unauthorized');
     }
     return {
@@ -37,5 +35,5 @@ export function createAuthorizerHandler({ apiKeys, observability: { metrics } }:
       usageIdentifierKey: apiKey.hash,
     };
   }
-  return middy(authorize).use(logMetrics(metrics, { captureColdStartMetric: true }));
+  return middy(authorize).use(observability.observeInvocations());
 }

@@ -5,7 +5,6 @@ import { idempotentRequest } from '#shared/http/idempotency-key.ts';
 import { created } from '#shared/http/json-response.ts';
 import { petLocation } from '#shared/http/routes.ts';
 import { createPetOnce } from '#shared/idempotent-create.ts';
-import { MetricUnit } from '#shared/observability.ts';
 import type { Observability } from '#shared/observability.ts';
 import { NewPet } from '#shared/schemas.ts';
 import type { IdempotencyRecords } from '#shared/store/idempotency-records.ts';
@@ -21,7 +20,7 @@ export function createCreatePetHandler({ pets, idempotencyRecords, observability
   const creation = { pets, idempotencyRecords, logger: observability.logger };
   return httpEndpoint({ request: { body: NewPet }, observability }, async ({ body, event }) => {
     const { pet, replayed } = await createPetOnce(creation, body, idempotentRequest(event));
-    if (!replayed) observability.metrics.addMetric('PetsCreated', MetricUnit.Count, 1);
+    if (!replayed) observability.metrics.count('PetsCreated');
     return created(pet, {
       Location: petLocation(pet.id),
       ...(replayed && { 'Idempotent-Replayed': 'true' }),

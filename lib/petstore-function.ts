@@ -16,7 +16,6 @@ import { LAMBDA_ESBUILD_OPTIONS } from '#lib/bundling.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { grantTableAccess } from '#lib/table-access.ts';
 import type { TableAccess } from '#lib/table-access.ts';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,21 +68,20 @@ export class PetstoreFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       environment: {
         PETSTORE_TABLE_NAME: props.table.tableName,
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
       // The options of lib/bundling.ts (which `npm run bench` measures), in NodejsFunction's terms.
       bundling: {
-        format: OutputFormat.ESM,
+        format: OutputFormat.CJS,
         target: LAMBDA_ESBUILD_OPTIONS.target,
         mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
-        banner: LAMBDA_ESBUILD_OPTIONS.banner.js,
         minify: LAMBDA_ESBUILD_OPTIONS.minify,
         sourceMap: LAMBDA_ESBUILD_OPTIONS.sourcemap,
         sourcesContent: LAMBDA_ESBUILD_OPTIONS.sourcesContent,
         externalModules: LAMBDA_ESBUILD_OPTIONS.external,
+        esbuildArgs: {
+          '--alias': Object.entries(LAMBDA_ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
+        },
         // No Docker here or in CI: esbuild from node_modules does the bundling.
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,

@@ -1,14 +1,16 @@
 // One Lambda execution environment for the stage run (local/lambda-instances.ts starts one per
 // concurrent instance): it loads the handler module that `_HANDLER` names from `LAMBDA_TASK_ROOT`
-// as the Node.js runtime does (.mjs, .js or .cjs), reports that it is ready or why its init
-// failed, then answers one invocation at a time over IPC. An exception that escapes a handler
+// as the Node.js runtime does (.mjs, .js or .cjs; the bundles are CommonJS .js files), reports
+// that it is ready or why its init failed, then answers one invocation at a time over IPC. An exception that escapes a handler
 // ends the process, as it ends a Lambda instance.
 // Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
 // Lambda.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import { compileFunction, constants } from 'node:vm';
 
 const { _HANDLER = 'index.handler', LAMBDA_TASK_ROOT = '.' } = process.env;
 const exportAt = _HANDLER.lastIndexOf('.');
@@ -20,12 +22,38 @@ const errorOf = (error) => ({
   errorMessage: error instanceof Error ? error.message : String(error),
 });
 
+/**
+ * In Lambda nothing lies above the task root, so a .js file there is CommonJS unless a
+ * package.json of the task root says "module". Here the assets sit under this project, whose
+ * package.json says "module" for everything below it: so the task root alone decides.
+ */
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (file.endsWith('.mjs')) return false;
+  const manifest = join(LAMBDA_TASK_ROOT, 'package.json');
+  return !existsSync(manifest) || JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
+}
+
+/** What require() does with a CommonJS file, whatever package.json lies above it. */
+function requireCommonJs(file) {
+  const module = { exports: {} };
+  const parameters = ['exports', 'require', 'module', '__filename', '__dirname'];
+  const body = compileFunction(readFileSync(file, 'utf8'), parameters, {
+    filename: file,
+    // The SDK imports node:http with import() when the endpoint is http://, as the local one is.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  body.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
+
 async function loadHandler() {
   const file = ['.mjs', '.js', '.cjs']
     .map((extension) => join(LAMBDA_TASK_ROOT, `${moduleName}${extension}`))
     .find((candidate) => existsSync(candidate));
   if (!file) throw new Error(`Cannot find module '${moduleName}' in ${LAMBDA_TASK_ROOT}`);
-  const handler = (await import(pathToFileURL(file).href))[exportName];
+  const exports = isCommonJs(file) ? requireCommonJs(file) : await import(pathToFileURL(file).href);
+  const handler = exports[exportName];
   if (typeof handler !== 'function') throw new Error(`${_HANDLER} is undefined or not exported`);
   return handler;
 }

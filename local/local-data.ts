@@ -36,8 +36,6 @@ async function openLocalData(settings: StartSettings, log: (line: string) => voi
 /** The settings and the data of `npm start` and `npm run dev`, or one line and exit 1. */
 export async function openLocalStart(env: NodeJS.ProcessEnv, log: (line: string) => void) {
   const settings = readStartSettings(env);
-  // CloudWatch metrics (embedded metric format) mean nothing locally; Powertools reads this setting.
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const data = await openLocalData(settings, log).catch((error: NodeJS.ErrnoException) =>
     explainStartError(settings, error),
   );

@@ -28,7 +28,8 @@ export type LocalFunctionsConfig = {
 export function createLocalFunctions({
   table,
   cursorSecret,
-  observability = createObservability(),
+  // No CloudWatch reads this process's output: logs only.
+  observability = createObservability({ metrics: false }),
 }: LocalFunctionsConfig) {
   const pets = createDynamoDbPetStore(table);
   return {

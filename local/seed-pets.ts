@@ -111,7 +111,7 @@ export async function seedTable(table: TableGateway, count: number, log: (line: 
   const creation = {
     pets: createDynamoDbPetStore(table),
     idempotencyRecords: createIdempotencyRecords(table),
-    logger: createObservability().logger,
+    logger: createObservability({ metrics: false }).logger,
   };
   const added = await seedPets(creation, count);
   log(added > 0 ? `Seeded ${added} pets.` : 'PETSTORE_SEED: the table has pets already, so none were added.');

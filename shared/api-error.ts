@@ -2,6 +2,7 @@
 // default message. API Gateway's own responses (lib/), the handlers and the local server all use it.
 import * as z from 'zod/mini';
 import type { $ZodError } from 'zod/v4/core';
+import { pureSchema } from '#shared/pure-schema.ts';
 
 export const ERROR_CATALOGUE = {
   validation_error: { status: 400, message: 'The request is invalid.' },
@@ -22,13 +23,17 @@ export const ERROR_CATALOGUE = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-export const ErrorCode = z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]);
+export const ErrorCode = /* @__PURE__ */ pureSchema(() =>
+  z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+);
 
-export const ErrorBody = z.strictObject({
-  code: ErrorCode,
-  message: z.string(),
-  status: z.int().check(z.minimum(400), z.maximum(599)),
-});
+export const ErrorBody = /* @__PURE__ */ pureSchema(() =>
+  z.strictObject({
+    code: ErrorCode,
+    message: z.string(),
+    status: z.int().check(z.minimum(400), z.maximum(599)),
+  }),
+);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** An error a client can see: its code, message and status go out as the Error object. */

@@ -11,5 +11,3 @@ export function requireEnv(name: string, { minLength = 1 }: { minLength?: number
   }
   return value;
 }
-
-export const optionalEnv = (name: string): string | undefined => process.env[name] || undefined;

@@ -5,9 +5,9 @@
 // (Powertools Idempotency would hash the body with JSON.stringify, which throws on the bigint
 // categoryId.)
 import { createHash } from 'node:crypto';
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { ApiError } from '#shared/api-error.ts';
 import { stringifyJson } from '#shared/json.ts';
+import type { Logger } from '#shared/observability.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
 import type { IdempotencyRecords, RecordKey } from '#shared/store/idempotency-records.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';

@@ -1,11 +1,11 @@
 // The middy middlewares every endpoint shares: one turns any failure into the Error object, one
 // puts the common (and the operation's own) headers on every response, errors included.
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, serviceUnavailable } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 import type { HeaderMap } from '#shared/http/json-response.ts';
+import type { Logger } from '#shared/observability.ts';
 import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
 
 type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;

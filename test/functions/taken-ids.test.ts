@@ -9,7 +9,7 @@ import type { Pet } from '#shared/schemas.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { TEST_CURSOR_SECRET, testFunctions, testTable } from '#test/support/test-table.ts';
 
-const observability = createObservability();
+const observability = createObservability({ logLevel: 'OFF', metrics: false });
 const warnings: unknown[][] = [];
 jest.spyOn(observability.logger, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args));
 const { createPet } = createLocalFunctions({

@@ -12,7 +12,7 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startFaultyDynamoDb } from '#test/support/faulty-dynamodb.ts';
 import { httpClient } from '#test/support/http.ts';
 import type { HttpResponse } from '#test/support/http.ts';
-import { TEST_CURSOR_SECRET } from '#test/support/test-table.ts';
+import { TEST_CURSOR_SECRET, quietObservability } from '#test/support/test-table.ts';
 
 let dynamoDb: Awaited<ReturnType<typeof startFaultyDynamoDb>>;
 let local: LocalDynamoDb;
@@ -25,7 +25,11 @@ beforeAll(async () => {
     endpoint: dynamoDb.endpoint,
     tableName: `petstore-faults-${randomUUID()}`,
   });
-  const functions = createLocalFunctions({ table: local.table, cursorSecret: TEST_CURSOR_SECRET });
+  const functions = createLocalFunctions({
+    table: local.table,
+    cursorSecret: TEST_CURSOR_SECRET,
+    observability: quietObservability(),
+  });
   server = await startLocalServer({ gateway: sourceApiGateway(functions), port: 0 });
   const { key } = await createApiKeyStore(local.table).issue('faults');
   request = httpClient({ url: server.url, apiKey: key });

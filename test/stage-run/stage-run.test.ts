@@ -78,7 +78,7 @@ async function editedAssembly(): Promise<{ dir: string; tableName: string }> {
     ...LAMBDA_ESBUILD_OPTIONS,
     absWorkingDir: REPO_ROOT,
     entryPoints: [join(REPO_ROOT, 'test/stage-run/forbidden-read-handler.ts')],
-    outfile: join(assetDir, 'index.mjs'),
+    outfile: join(assetDir, 'index.js'),
   });
   const getPet = resource('GetPetFunction');
   getPet.Metadata = { ...getPet.Metadata, 'aws:asset:path': '../asset.forbidden' };

@@ -1,9 +1,7 @@
 // Runs before each test file: credentials that can only reach the local endpoint set up by
-// global-setup.ts, and quiet Powertools (the observability test turns them back on).
+// global-setup.ts.
 process.env.AWS_REGION = 'us-east-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
 delete process.env.AWS_SESSION_TOKEN;
 delete process.env.AWS_PROFILE;
-process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

@@ -3,9 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { createLocalFunctions } from '#local/local-functions.ts';
 import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { createObservability } from '#shared/observability.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 
 export const TEST_CURSOR_SECRET = 'test-cursor-secret-of-at-least-32-characters';
+/** Tests provoke failures on purpose: their log entries would only be noise. */
+export const quietObservability = () => createObservability({ logLevel: 'OFF', metrics: false });
 
 export const testTable = (
   await openLocalDynamoDb({
@@ -13,5 +16,9 @@ export const testTable = (
     tableName: `petstore-test-${randomUUID()}`,
   })
 ).table;
-export const testFunctions = createLocalFunctions({ table: testTable, cursorSecret: TEST_CURSOR_SECRET });
+export const testFunctions = createLocalFunctions({
+  table: testTable,
+  cursorSecret: TEST_CURSOR_SECRET,
+  observability: quietObservability(),
+});
 export const testApiKeys = createApiKeyStore(testTable);
