@@ -4,6 +4,7 @@
 // usage identifier: API Gateway applies the usage plan's per-key limits to it.
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { MIDDY_OPTIONS } from '#shared/http/middleware.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { Observability } from '#shared/observability.ts';
 import type { ApiKeyStore } from '#shared/store/api-key-store.ts';
@@ -35,5 +36,5 @@ export function createAuthorizerHandler({ apiKeys, observability }: AuthorizerDe
       usageIdentifierKey: apiKey.hash,
     };
   }
-  return middy(authorize).use(observability.observeInvocations());
+  return middy(authorize, MIDDY_OPTIONS).use(observability.observeInvocations());
 }

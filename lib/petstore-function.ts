@@ -1,8 +1,9 @@
 // One Lambda function of the service: nodejs24.x on ARM64, bundled locally by esbuild into one
-// minified ESM file with the AWS SDK inside (a pinned SDK, no runtime-provided surprises) and a
-// source map, logging to its own log group with the stage's retention, traced by X-Ray. Its role
-// holds only its log group and the table access it is given. Each deployment publishes a version,
-// and callers invoke the alias `live`, which CodeDeploy moves to it (lib/petstore-rollout.ts).
+// minified CommonJS file with the AWS SDK inside (a pinned SDK, no runtime-provided surprises) and
+// a source map beside it (lib/bundling.ts), logging to its own log group with the stage's
+// retention, traced by X-Ray. Its role holds only its log group and the table access it is given.
+// Each deployment publishes a version, and callers invoke the alias `live`, which CodeDeploy moves
+// to it (lib/petstore-rollout.ts).
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';

@@ -8,7 +8,7 @@ import { ApiError, validationError } from '#shared/api-error.ts';
 import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 import type { HeaderMap } from '#shared/http/json-response.ts';
-import { errorResponses, responseHeaders } from '#shared/http/middleware.ts';
+import { MIDDY_OPTIONS, errorResponses, responseHeaders } from '#shared/http/middleware.ts';
 import type { Observability } from '#shared/observability.ts';
 
 export type RequestSchemas = { body?: z.ZodMiniType; query?: z.ZodMiniObject; path?: z.ZodMiniObject };
@@ -46,10 +46,7 @@ export function httpEndpoint<S extends RequestSchemas>(
   { request: schemas, responseHeaders: headers, observability }: EndpointOptions<S>,
   handle: (request: EndpointRequest<S>) => Promise<APIGatewayProxyResult>,
 ) {
-  // No early timeout: a request past the function's timeout ends as the platform ends it (the stage
-  // run answers 504), not as a 500 a few milliseconds before, which depended on which came first.
-  // DynamoDB calls are bounded well inside the timeout (shared/timeouts.ts).
-  const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: 0 })
+  const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>(MIDDY_OPTIONS)
     .use(observability.observeInvocations())
     .use(responseHeaders(headers))
     .use(errorResponses(observability.logger));

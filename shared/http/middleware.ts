@@ -10,6 +10,14 @@ import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts'
 
 type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
+/**
+ * middy's options for every function. No early timeout: a request past the function's timeout
+ * ends as the platform ends it (the stage run answers 504), not as a 500 a few milliseconds
+ * before, which depended on which came first; and no timer armed and raced on every invocation.
+ * DynamoDB calls are bounded well inside the timeout (shared/timeouts.ts).
+ */
+export const MIDDY_OPTIONS = { timeoutEarlyInMillis: 0 };
+
 export function errorResponses(logger: Logger): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   function toApiError(error: unknown, requestId: string): ApiError {
     if (error instanceof ApiError) return error;
