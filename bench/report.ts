@@ -68,7 +68,7 @@ const bundles = (results: Measurements) => results.bundles;
 const coldStarts = (results: Measurements) => results.coldStarts;
 const warm = (results: Measurements) => results.warm;
 
-export const MAX_RATIOS = { bundle: 1.3, coldStart: 1.1, warmP50: 1.05, warmP99: 1.15 };
+const MAX_RATIOS = { bundle: 1.3, coldStart: 1.1, warmP50: 1.05, warmP99: 1.15 };
 
 const FIGURES: Figure[] = [
   figure('bundle (bytes)', grouped, bundles, (bundle) => bundle.bytes, { maxRatio: MAX_RATIOS.bundle }),

@@ -91,7 +91,10 @@ export function createObservability({
     },
   };
 
-  /** Middy middleware: the invocation's context on its log entries, its counts written at its end. */
+  /**
+   * Middy middleware: the invocation's context on its log entries, its counts written at its end.
+   * One invocation at a time, as a Lambda instance runs them.
+   */
   function observeInvocations(): MiddlewareObj {
     function start({ context }: { context: Context }) {
       invocation = context;
