@@ -3,7 +3,6 @@
 // their environment as Lambda configures a function, over HTTPS (bench/tls-front.ts) as in AWS;
 // this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 import { createLocalFunctions } from '#local/local-functions.ts';
 import type { LocalFunctions } from '#local/local-functions.ts';
@@ -14,7 +13,7 @@ import type { Pet } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 import type { CountingProxy } from './counting-proxy.ts';
-import { TLS_CERTIFICATE, startTlsFront } from './tls-front.ts';
+import { TLS_CERTIFICATE_FILE, startTlsFront } from './tls-front.ts';
 
 /** Enough pets for full pages of every status (the listings read 21 items). */
 const SEEDED_PETS = 90;
@@ -54,7 +53,7 @@ export async function startFixture(): Promise<Fixture> {
       PETSTORE_TABLE_NAME: TABLE_NAME,
       PETSTORE_CURSOR_SECRET: cursorSecret,
       AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
-      NODE_EXTRA_CA_CERTS: fileURLToPath(TLS_CERTIFICATE),
+      NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,
       AWS_REGION: 'us-east-1',
       // A local DynamoDB accepts any credentials, but the SDK insists on having some.
       AWS_ACCESS_KEY_ID: 'local',

@@ -1,6 +1,7 @@
 // One fresh Node process stands for one Lambda execution environment. It loads a bundle the way
-// the Lambda runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once (the cold start), then, when asked, again and again
-// (warm), and sends its timings to the parent (the types: bench/child-process.ts).
+// the Lambda runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once
+// (the cold start), then, when asked, again and again (warm), and sends its timings to the parent
+// (the types: bench/child-process.ts).
 // Plain JavaScript on purpose: a .ts runner would load Node's type stripper first, which no Lambda
 // process has (17 MB of RSS, and work the clock would not see but the heap would). It imports
 // only Node built-ins, so nothing the bundle needs is loaded before the clock starts.

@@ -9,7 +9,7 @@ import type { OperationUsage } from './dynamodb-usage.ts';
 import { LIST_QUERY } from './events.ts';
 import type { LoadResult } from './load.ts';
 import type { Spread } from './stats.ts';
-import { SUBJECTS } from './subjects.ts';
+import { SUBJECTS, VARIANTS } from './subjects.ts';
 import type { ByVariant, PerSubject, SubjectName, Variant } from './subjects.ts';
 import type { Warm } from './warm.ts';
 
@@ -50,12 +50,9 @@ function figure<T>(
 ): Figure {
   const of = (results: Measurements, subject: SubjectName) => {
     const sides = measurement(results)[subject];
-    return {
-      function: value(sides.function),
-      baseline: value(sides.baseline),
-      cdkDefault: value(sides.cdkDefault),
-      floor: value(sides.floor),
-    };
+    return Object.fromEntries(
+      VARIANTS.map((variant) => [variant, value(sides[variant])]),
+    ) as ByVariant<number>;
   };
   const spreadOf =
     spread &&

@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:tls';
+import { fileURLToPath } from 'node:url';
 
 const TLS_DIR = new URL('./tls/', import.meta.url);
-/** The certificate the children add to their trusted ones. */
-export const TLS_CERTIFICATE = new URL('cert.pem', TLS_DIR);
+/** The certificate file the children add to their trusted ones. */
+export const TLS_CERTIFICATE_FILE = fileURLToPath(new URL('cert.pem', TLS_DIR));
 
 export type TlsFront = { endpoint: string; close(): Promise<void> };
 
@@ -20,7 +21,7 @@ export async function startTlsFront(target: string): Promise<TlsFront> {
   const { hostname, port } = new URL(target);
   const open = new Set<{ destroy(): void }>();
   const server = createServer(
-    { key: readFileSync(new URL('key.pem', TLS_DIR)), cert: readFileSync(TLS_CERTIFICATE) },
+    { key: readFileSync(new URL('key.pem', TLS_DIR)), cert: readFileSync(TLS_CERTIFICATE_FILE) },
     function passThrough(client) {
       const upstream = connect({ port: Number(port), host: hostname, noDelay: true });
       // Without it, Nagle's algorithm and delayed acknowledgements hold small writes for 40 ms.

@@ -1,8 +1,8 @@
 // One Lambda execution environment for the stage run (local/lambda-instances.ts starts one per
 // concurrent instance): it loads the handler module that `_HANDLER` names from `LAMBDA_TASK_ROOT`
 // as the Node.js runtime does (.mjs, .js or .cjs; the bundles are CommonJS .js files), reports
-// that it is ready or why its init failed, then answers one invocation at a time over IPC. An exception that escapes a handler
-// ends the process, as it ends a Lambda instance.
+// that it is ready or why its init failed, then answers one invocation at a time over IPC. An
+// exception that escapes a handler ends the process, as it ends a Lambda instance.
 // Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
 // Lambda.
 import { existsSync, readFileSync } from 'node:fs';

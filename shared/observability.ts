@@ -8,13 +8,13 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
-export const SERVICE_NAME = 'petstore';
-export const METRICS_NAMESPACE = 'PetStore';
+const SERVICE_NAME = 'petstore';
+const METRICS_NAMESPACE = 'PetStore';
 
 const LOG_LEVELS = { WARN: 1, ERROR: 2, OFF: 3 } as const;
 export type LogLevel = keyof typeof LOG_LEVELS;
 
-export type ObservabilityOptions = {
+type ObservabilityOptions = {
   /** The least severe entry written. */
   logLevel?: LogLevel;
   /** Off where no CloudWatch reads the output: the local servers and the tests. */
@@ -23,7 +23,7 @@ export type ObservabilityOptions = {
 };
 
 /** What a log entry may carry besides its message; an Error is written with its stack. */
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 /** Errors as JSON (JSON.stringify would give `{}`), their causes too. */
 function loggable(value: unknown): unknown {

@@ -5,7 +5,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { Agent, request } from 'node:https';
 
-const { AWS_REGION = 'us-east-1', AWS_ENDPOINT_URL_DYNAMODB, AWS_SESSION_TOKEN } = process.env;
+const {
+  AWS_REGION = 'us-east-1',
+  AWS_ENDPOINT_URL_DYNAMODB,
+  AWS_ACCESS_KEY_ID,
+  AWS_SECRET_ACCESS_KEY,
+  AWS_SESSION_TOKEN,
+} = process.env;
 const endpoint = new URL(AWS_ENDPOINT_URL_DYNAMODB ?? `https://dynamodb.${AWS_REGION}.amazonaws.com`);
 const agent = new Agent({ keepAlive: true });
 
@@ -30,13 +36,13 @@ function signedHeaders(operation: string, body: string): Record<string, string> 
   const scope = `${day}/${AWS_REGION}/dynamodb/aws4_request`;
   const signingKey = [AWS_REGION, 'dynamodb', 'aws4_request'].reduce(
     hmac,
-    hmac(`AWS4${process.env.AWS_SECRET_ACCESS_KEY}`, day),
+    hmac(`AWS4${AWS_SECRET_ACCESS_KEY}`, day),
   );
   const signature = createHmac('sha256', signingKey)
     .update(['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n'))
     .digest('hex');
   headers.authorization =
-    `AWS4-HMAC-SHA256 Credential=${process.env.AWS_ACCESS_KEY_ID}/${scope}, ` +
+    `AWS4-HMAC-SHA256 Credential=${AWS_ACCESS_KEY_ID}/${scope}, ` +
     `SignedHeaders=${names.join(';')}, Signature=${signature}`;
   return headers;
 }
