@@ -5,7 +5,6 @@
 // The authorizer's errors are not alarmed: it fails on purpose for every bad API key. A failure to
 // reach its table shows up as AUTHORIZER_FAILURE, a 5xx, in the API alarm.
 import { Duration, Stack } from 'aws-cdk-lib';
-import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
@@ -22,6 +21,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
+import { STAGE_NAME } from '#shared/http/routes.ts';
 import { STATUS_INDEX } from '#shared/store/table.ts';
 
 const PERIOD = Duration.minutes(5);
@@ -31,7 +31,8 @@ const LATENCY_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 };
 
 export type PetstoreAlarmsProps = {
   settings: StageSettings;
-  apiStage: Stage;
+  /** The REST API's name, which its CloudWatch metrics carry as the ApiName dimension. */
+  apiName: string;
   /** The functions whose failed invocations are alarmed, by name. */
   routeFunctions: Record<string, IFunction>;
   authorizerFunction: IFunction;
@@ -56,19 +57,19 @@ export class PetstoreAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: PetstoreAlarmsProps) {
     super(scope, id);
-    const { settings, apiStage, routeFunctions, authorizerFunction, table } = props;
+    const { settings, apiName, routeFunctions, authorizerFunction, table } = props;
     this.settings = settings;
     this.topic = this.alarmTopic();
     const thresholds = settings.alarms;
 
     this.apiAlarms = [
       this.alarm('Api5xx', {
-        metric: apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+        metric: apiMetric(apiName, '5XXError', { period: PERIOD, statistic: 'Sum' }),
         threshold: thresholds.serverErrorsPer5Minutes,
         description: 'The API answered 5xx (its own answers included).',
       }),
       this.alarm('ApiP99Latency', {
-        metric: apiStage.metricLatency({ period: LATENCY_PERIOD, statistic: 'p99' }),
+        metric: apiMetric(apiName, 'Latency', { period: LATENCY_PERIOD, statistic: 'p99' }),
         threshold: thresholds.p99LatencyMs,
         ...LATENCY_MINUTES,
         description: 'p99 latency of the API, in 3 of the last 5 minutes.',
@@ -150,6 +151,20 @@ export class PetstoreAlarms extends Construct {
     return alarm;
   }
 }
+
+/**
+ * A metric of stage v1 named by its literal name, not by a reference to the stage resource. The
+ * rollout's deployment groups name the API alarms, each function alias's UpdatePolicy names its
+ * group, and the stage is deployed from methods that invoke those aliases: a reference would close
+ * that circle, and CloudFormation rejects a template with a circular dependency.
+ */
+const apiMetric = (apiName: string, metricName: string, options: { period: Duration; statistic: string }) =>
+  new Metric({
+    namespace: 'AWS/ApiGateway',
+    metricName,
+    dimensionsMap: { ApiName: apiName, Stage: STAGE_NAME },
+    ...options,
+  });
 
 /** Read and write throttle events of the table plus reads of the index, missing points as 0. */
 function dynamoDbThrottles(table: ITable): MathExpression {

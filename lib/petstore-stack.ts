@@ -75,7 +75,7 @@ export class PetstoreStack extends Stack {
     }
     this.alarms = new PetstoreAlarms(this, 'Alarms', {
       settings,
-      apiStage: this.api.restApi.deploymentStage,
+      apiName: this.api.restApi.restApiName,
       routeFunctions: mapFunctions(routes, (fn) => fn.function),
       authorizerFunction: authorizer.function,
       table: this.table,

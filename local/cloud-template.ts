@@ -10,6 +10,9 @@ export type TemplateResource = {
   Type: string;
   Properties?: Record<string, unknown>;
   Metadata?: Record<string, unknown>;
+  DependsOn?: string | string[];
+  UpdatePolicy?: Record<string, unknown>;
+  CreationPolicy?: Record<string, unknown>;
 };
 export type CloudTemplate = { Resources: Record<string, TemplateResource> };
 

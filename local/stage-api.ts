@@ -2,7 +2,8 @@
 // and its functions, each function's bundled asset run in child processes with the template's
 // handler, environment, timeout, memory and reserved concurrency, talking to DynamoDB through a
 // proxy that checks every call against the function's role. References resolve to local values:
-// the table to the local table, each secret to a random value kept in that table.
+// the table to the local table, each secret to a random value kept in that table. A template that
+// CloudFormation would reject for a circular dependency is refused before anything starts.
 import { createApiGateway } from '#local/api-gateway.ts';
 import type { ApiGateway } from '#local/api-gateway.ts';
 import { createTemplateReader, readTemplate } from '#local/cloud-template.ts';
@@ -16,6 +17,7 @@ import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
 import type { StageAssembly } from '#local/stage-assembly.ts';
 import { tableSecret } from '#local/table-cursor-secret.ts';
 import { apiDefinitionFromTemplate } from '#local/template-api-definition.ts';
+import { circularDependencyProblem } from '#local/template-dependencies.ts';
 import {
   resolveSecrets,
   roleStatements,
@@ -86,7 +88,11 @@ export async function startStageApi({
   openDynamoDb,
   ...output
 }: StageApiOptions): Promise<StageApi> {
-  const reader = createTemplateReader(readTemplate(assembly.templateFile), localValues);
+  const template = readTemplate(assembly.templateFile);
+  // What CloudFormation would reject never runs here either.
+  const problem = circularDependencyProblem(template);
+  if (problem) throw new Error(problem);
+  const reader = createTemplateReader(template, localValues);
   const definition = apiDefinitionFromTemplate(reader);
   const tables = tableKeySchemas(reader);
   const [tableName] = Object.keys(tables);

@@ -1,0 +1,49 @@
+// The order CloudFormation would create each synthesized template in (local/template-dependencies.ts):
+// no circular dependency in either stage or in the deploy role's stack. CloudFormation rejects a
+// template with one before it creates anything, and the template tests of properties cannot see it.
+import { describe, expect, it } from '@jest/globals';
+import type { CloudTemplate } from '#local/cloud-template.ts';
+import { circularDependencyProblem } from '#local/template-dependencies.ts';
+import { synthesized } from './synthesize.ts';
+import type { SynthesizedStage } from './synthesize.ts';
+
+const templateOf = (stage: SynthesizedStage) =>
+  structuredClone(stage.template.toJSON()) as CloudTemplate & { Resources: Record<string, object> };
+
+describe('circular dependencies', () => {
+  it.each([synthesized.staging, synthesized.production])('the $name template has none', (stage) => {
+    expect(circularDependencyProblem(templateOf(stage))).toBeUndefined();
+  });
+
+  it('the deploy role template has none', () => {
+    expect(circularDependencyProblem(synthesized.deployAccess.toJSON() as CloudTemplate)).toBeUndefined();
+  });
+
+  it.each([synthesized.staging, synthesized.production])(
+    '$name: the API alarm naming the stage by reference closes the circle through the rollout',
+    (stage) => {
+      const template = templateOf(stage);
+      const [stageId] = stage.only('AWS::ApiGateway::Stage');
+      const [alarmId] = stage
+        .all('AWS::CloudWatch::Alarm')
+        .find(([, alarm]) => alarm.Properties.MetricName === '5XXError') ?? [''];
+      const alarm = template.Resources[alarmId]?.Properties as {
+        Dimensions: { Name: string; Value: unknown }[];
+      };
+      for (const dimension of alarm.Dimensions)
+        if (dimension.Name === 'Stage') dimension.Value = { Ref: stageId };
+
+      const problem = circularDependencyProblem(template) ?? '';
+      expect(problem).toMatch(/^CloudFormation would reject this template: circular dependency between /);
+      for (const [id] of [
+        [alarmId],
+        [stageId],
+        ...stage.all('AWS::ApiGateway::Deployment'),
+        ...stage.all('AWS::ApiGateway::Authorizer'),
+        ...stage.all('AWS::CodeDeploy::DeploymentGroup'),
+        ...stage.all('AWS::Lambda::Alias'),
+      ])
+        expect(problem).toContain(id);
+    },
+  );
+});
