@@ -33,7 +33,6 @@ export type KeysTarget = {
 
 export type TargetChoice = {
   stage?: string | undefined;
-  region?: string | undefined;
   port?: string | undefined;
 };
 
@@ -42,8 +41,8 @@ const NO_SERVER =
 
 /** For `--help`: where the keys are, in the order findKeys looks. */
 export const WHERE_HELP = `Where the keys are, the first that applies:
-  --stage staging|production   that stage's table and usage plan (cdk-outputs.<stage>.json), with your
-                               AWS credentials, in the region of --region, AWS_REGION or your profile
+  --stage staging|production   that stage's table and usage plan, in the stage's region (all three
+                               from cdk-outputs.<stage>.json), with your AWS credentials
   AWS_ENDPOINT_URL_DYNAMODB    that DynamoDB, table PETSTORE_TABLE_NAME (default ${DEFAULT_TABLE_NAME})
   PETSTORE_DATA_DIR            through the running server that uses it, else the directory itself
   otherwise                    the running npm start: the only one, or the one on --port (or PORT)`;
@@ -73,42 +72,35 @@ export async function at<T>(where: string, step: Promise<T>): Promise<T> {
   }
 }
 
-/** The table and usage plan of a deployed stage, from the outputs file `npm run deploy:<stage>` writes. */
+/**
+ * The table, usage plan and region of a deployed stage, from the outputs file `npm run
+ * deploy:<stage>` writes: the region is where that deployment put them, whatever the AWS profile
+ * in use or AWS_REGION say.
+ */
 function stageOutputs(stage: string) {
   try {
-    const outputs = readStageOutputs(stage, ['TableName', 'UsagePlanId']);
-    return { tableName: outputs.TableName, usagePlanId: outputs.UsagePlanId };
+    const outputs = readStageOutputs(stage, ['TableName', 'UsagePlanId', 'Region']);
+    return { tableName: outputs.TableName, usagePlanId: outputs.UsagePlanId, region: outputs.Region };
   } catch (error) {
     throw error instanceof StageOutputsError ? new KeysError(error.message) : error;
   }
 }
 
-/**
- * A stage's table with the SDK's usual credentials. The region is the SDK's own choice (AWS_REGION,
- * then the profile's), or --region: resolved here once, so that the first line can say it and the
- * usage plan is reached in the same region as the table.
- */
-async function openStage(stage: string, region: string | undefined): Promise<KeysTarget> {
+/** A stage's table and usage plan in the stage's region, with the SDK's usual credentials. */
+async function openStage(stage: string): Promise<KeysTarget> {
   // An unknown stage, or no outputs file, stops here: before any AWS client is made.
-  const { tableName, usagePlanId } = stageOutputs(stage);
+  const { tableName, usagePlanId, region } = stageOutputs(stage);
   // The SDK follows AWS_ENDPOINT_URL_DYNAMODB on its own, and here that names a local DynamoDB (as
   // for npm start): a stage's requests, signed with real credentials, must not go there.
   delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
-  const documentClient = createDocumentClient(region ? { region } : {});
-  const resolvedRegion = await documentClient.config.region().catch(() => undefined);
-  if (!resolvedRegion) {
-    documentClient.destroy();
-    throw new KeysError(
-      `no AWS region for stage ${stage}: set --region <region>, or a region in your AWS profile (or AWS_REGION).`,
-    );
-  }
-  const apiGateway = new APIGatewayClient({ region: resolvedRegion });
-  const where = `table ${tableName} in ${resolvedRegion}`;
+  const documentClient = createDocumentClient({ region });
+  const apiGateway = new APIGatewayClient({ region });
+  const where = `table ${tableName} in ${region}`;
   return {
     description: `${where}, usage plan ${usagePlanId} (stage ${stage})`,
     where,
     table: createTableGateway({ tableName, documentClient }),
-    usagePlan: { id: usagePlanId, where: `usage plan ${usagePlanId} in ${resolvedRegion}`, apiGateway },
+    usagePlan: { id: usagePlanId, where: `usage plan ${usagePlanId} in ${region}`, apiGateway },
     close: async () => {
       documentClient.destroy();
       apiGateway.destroy();
@@ -186,10 +178,8 @@ function chooseServer(servers: ServerRecord[], choice: ReturnType<typeof chosenP
 export async function findKeys(choice: TargetChoice, env: NodeJS.ProcessEnv): Promise<KeysTarget> {
   if (choice.stage !== undefined) {
     if (choice.port !== undefined) throw new KeysError('--port picks a local server: not with --stage.');
-    return openStage(choice.stage, choice.region);
+    return openStage(choice.stage);
   }
-  if (choice.region !== undefined)
-    throw new KeysError('--region goes with --stage (a local DynamoDB takes AWS_REGION).');
   const options = localDynamoDbOptions(env);
   const chosenFirst = options.endpoint ? 'AWS_ENDPOINT_URL_DYNAMODB' : options.dataDir && 'PETSTORE_DATA_DIR';
   if (choice.port !== undefined && chosenFirst)

@@ -11,13 +11,12 @@ import { KeysError, WHERE_HELP, at, explainFailure, findKeys } from '#bin/keys-t
 import type { KeysTarget } from '#bin/keys-target.ts';
 
 const USAGE =
-  'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production [--region REGION]] [--port PORT]';
+  'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] [--port PORT]';
 
 const HELP = `${USAGE}
   create --name NAME   creates a key and prints it, this once
   list                 id, created, active or revoked, name
   revoke KEY_ID        refuses the key from now on
-  --region REGION      the stage's region, over AWS_REGION and your profile's
   --port PORT          the running npm start on this port, when several run
 ${WHERE_HELP}`;
 
@@ -34,7 +33,6 @@ function readCommandLine() {
       options: {
         name: { type: 'string' },
         stage: { type: 'string' },
-        region: { type: 'string' },
         port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

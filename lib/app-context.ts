@@ -1,7 +1,7 @@
-// What an operator tells the CDK app with `-c <key>=<value>` (or cdk.json's context): each stage's
-// account, region and custom domain, and for the deploy role the account's existing GitHub provider
-// and the bootstrap qualifier. A value that cannot be right stops the synthesis with one line: bin/app.ts prints a
-// ContextError's message alone.
+// What an operator tells the CDK app in cdk.json's context (where the release workflow reads it
+// too), or with `-c <key>=<value>`: each stage's region, account and custom domain, and for the
+// deploy role the account's existing GitHub provider and the bootstrap qualifier. A value that
+// cannot be right stops the synthesis with one line: bin/app.ts prints a ContextError's message alone.
 import { Token } from 'aws-cdk-lib';
 import type { App, Environment } from 'aws-cdk-lib';
 import type { StageName, StageSettings } from '#lib/stage-settings.ts';
@@ -20,15 +20,35 @@ const contextString = (app: App, key: string): string | undefined => {
   return value === undefined ? undefined : String(value);
 };
 
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+
 /**
- * Account and region: context `<stage>:account` and `<stage>:region`, else the CLI's defaults
- * (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION), else none: an environment-agnostic stack, which is
- * what lets `cdk synth` run offline.
+ * The region of a stage: `<stage>:region` in cdk.json's context, required. It is the one place a
+ * stage's region is set: `cdk deploy`, `diff` and `destroy` read it through this app, and the
+ * release workflow and the runbook's AWS CLI commands through `npm run stage-region`, so that no
+ * command acts in the region of whichever profile happens to be in use.
+ */
+export function stageRegion(context: (key: string) => unknown, stage: StageName): string {
+  const key = `${stage}:region`;
+  const value: unknown = context(key);
+  if (value === undefined)
+    throw new ContextError(
+      `${key} is not set: give the stage's region in cdk.json's context, for example "${key}": "eu-west-1".`,
+    );
+  if (typeof value !== 'string' || !REGION.test(value))
+    throw new ContextError(`${key} must be an AWS region like eu-west-1, not ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/**
+ * Account and region: the region of `stageRegion`; the account of context `<stage>:account`, else
+ * the CLI's default (CDK_DEFAULT_ACCOUNT, from your credentials), else none: a stack for any
+ * account, which is what lets `cdk synth` run offline.
  */
 export function stageEnvironment(app: App, stage: StageName): Environment {
   return {
     account: contextString(app, `${stage}:account`) ?? process.env.CDK_DEFAULT_ACCOUNT,
-    region: contextString(app, `${stage}:region`) ?? process.env.CDK_DEFAULT_REGION,
+    region: stageRegion((key) => app.node.tryGetContext(key), stage),
   };
 }
 

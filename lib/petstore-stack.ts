@@ -94,6 +94,10 @@ export class PetstoreStack extends Stack {
       });
       new CfnOutput(this, 'DomainTargetZone', { value: this.api.domain.domainNameAliasHostedZoneId });
     }
+    new CfnOutput(this, 'Region', {
+      value: this.region,
+      description: "The stage's region: where npm run keys -- --stage reaches the table and usage plan",
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });

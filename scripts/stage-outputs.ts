@@ -1,6 +1,6 @@
 // The outputs of a deployed stage, from the file that `npm run deploy:<stage>` writes in the current
 // directory (`cdk deploy --outputs-file cdk-outputs.<stage>.json`, which npm runs in the project
-// root): `npm run keys -- --stage` takes the table and usage plan from it (bin/keys-target.ts),
+// root): `npm run keys -- --stage` takes the table, usage plan and region from it (bin/keys-target.ts),
 // `npm run test:e2e -- --stage` the base URL (scripts/e2e.ts). Every failure is one line, for the
 // caller to print with its own prefix.
 import { existsSync, readFileSync } from 'node:fs';
@@ -52,7 +52,10 @@ export function readStageOutputs<Name extends string>(
     const found = stacks
       .flatMap((outputs) => Object.entries(outputs))
       .find(([key, value]) => key.startsWith(name) && typeof value === 'string');
-    if (!found) throw new StageOutputsError(`No ${name} output in ${outputsFile}.`);
+    if (!found)
+      throw new StageOutputsError(
+        `No ${name} output in ${outputsFile}: deploy again (npm run deploy:${stage}) to write this version's outputs.`,
+      );
     return found[1] as string;
   };
   return Object.fromEntries(names.map((name) => [name, output(name)])) as Record<Name, string>;

@@ -199,7 +199,7 @@ describe('a DynamoDB named by AWS_ENDPOINT_URL_DYNAMODB', () => {
     writeFileSync(join(awsDir, 'empty'), '');
     writeFileSync(
       join(awsDir, 'cdk-outputs.staging.json'),
-      '{"Staging":{"TableName":"t","UsagePlanId":"p"}}',
+      '{"Staging":{"TableName":"t","UsagePlanId":"p","Region":"eu-west-1"}}',
     );
     const endpoint = dynamoDb.endpoint.replace('127.0.0.1', 'localhost');
     const noCredentials: Env = {
@@ -226,7 +226,7 @@ describe('a DynamoDB named by AWS_ENDPOINT_URL_DYNAMODB', () => {
       await direct.close();
 
       // The same environment has no credentials for AWS itself: only the dummy ones made it work.
-      const onAws = await keysIn(noCredentials, ['list', '--stage', 'staging', '--region', 'eu-west-1'], {
+      const onAws = await keysIn(noCredentials, ['list', '--stage', 'staging'], {
         cwd: awsDir,
       });
       expect(onAws.code).toBe(1);
@@ -243,7 +243,7 @@ describe('a stage', () => {
   // AWS itself cannot run here: a local dynalite stands in for the stage's DynamoDB, reached the
   // way the SDK reaches any configured endpoint, from the profile (AWS_CONFIG_FILE). The region,
   // credentials and table name come as they would for a real stage.
-  it('is reached in the region of the AWS profile, or of --region', async () => {
+  it("is reached in the stage's region, whatever the profile's or AWS_REGION", async () => {
     const standIn = await startEmbeddedDynamoDb();
     const project = temporary('stage');
     created.push(project);
@@ -251,7 +251,8 @@ describe('a stage', () => {
       join(project, 'config'),
       [
         '[profile standin]',
-        'region = eu-west-3',
+        // Not the stage's: the outputs' region wins.
+        'region = ap-south-1',
         'services = standin',
         '[services standin]',
         `dynamodb =\n  endpoint_url = ${standIn.endpoint}`,
@@ -266,7 +267,11 @@ describe('a stage', () => {
     writeFileSync(
       join(project, 'cdk-outputs.staging.json'),
       JSON.stringify({
-        'Staging-Petstore': { TableName5A1B2C: 'petstore-staging', UsagePlanId9F8E: 'up123' },
+        'Staging-Petstore': {
+          TableName5A1B2C: 'petstore-staging',
+          UsagePlanId9F8E: 'up123',
+          Region: 'eu-west-3',
+        },
       }),
     );
     const env: Env = {
@@ -313,16 +318,23 @@ describe('a stage', () => {
         new RegExp(`${unplannedId}\\s+\\S+\\s+revoked \\S+\\s+unplanned client`),
       );
 
-      const chosen = await stageKeys(['list', '--region', 'eu-north-1'], { AWS_REGION: 'ap-south-1' });
-      expect(chosen.code).toBe(0);
-      expect(chosen.firstLine).toBe(
-        'keys: table petstore-staging in eu-north-1, usage plan up123 (stage staging)',
+      const elsewhere = await stageKeys(['list'], {
+        AWS_REGION: 'eu-north-1',
+        AWS_PROFILE: 'no-such-profile',
+      });
+      expect(elsewhere.firstLine).toBe(
+        'keys: table petstore-staging in eu-west-3, usage plan up123 (stage staging)',
       );
 
-      const noRegion = await stageKeys(['list'], { AWS_PROFILE: 'no-such-profile' });
-      expect(noRegion.code).toBe(1);
-      expect(noRegion.output.trim()).toBe(
-        'keys: no AWS region for stage staging: set --region <region>, or a region in your AWS profile (or AWS_REGION).',
+      // Outputs of an older deployment, without the region: one line, what to do.
+      writeFileSync(
+        join(project, 'cdk-outputs.staging.json'),
+        JSON.stringify({ 'Staging-Petstore': { TableName: 'petstore-staging', UsagePlanId: 'up123' } }),
+      );
+      const older = await stageKeys(['list']);
+      expect(older.code).toBe(1);
+      expect(older.output.trim()).toBe(
+        "keys: No Region output in cdk-outputs.staging.json: deploy again (npm run deploy:staging) to write this version's outputs.",
       );
     } finally {
       await standIn.close();
@@ -335,7 +347,7 @@ describe('the command line', () => {
     const help = await keysIn({}, [flag]);
     expect(help.code).toBe(0);
     expect(help.output).toMatch(/^usage: npm run keys -- <create --name NAME \| list \| revoke KEY_ID>/);
-    expect(help.output).toMatch(/--stage[^]*--region[^]*--port[^]*Where the keys are/);
+    expect(help.output).toMatch(/--stage[^]*--port[^]*Where the keys are/);
     expect(help.output).toMatch(
       /\n {2}--stage[^]*\n {2}AWS_ENDPOINT_URL_DYNAMODB[^]*\n {2}PETSTORE_DATA_DIR[^]*\n {2}otherwise/,
     );

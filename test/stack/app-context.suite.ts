@@ -1,4 +1,5 @@
-// What operators tell the app with `-c` (lib/app-context.ts): a custom domain for a stage gives a
+// What operators tell the app in cdk.json or with `-c` (lib/app-context.ts): each stage's region
+// binds its stack to that region; a custom domain for a stage gives a
 // regional domain with base path v1 and the base address https://<domain>/v1; an account's
 // existing GitHub provider is used instead of a new one; a value that cannot be right stops
 // `cdk synth` with one line. And cdk-nag's findings fail it (lib/validation-report.ts).
@@ -10,11 +11,11 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ContextError, customDomain, existingOidcProviderArn } from '#lib/app-context.ts';
+import { ContextError, customDomain, existingOidcProviderArn, stageRegion } from '#lib/app-context.ts';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { validationFailures } from '#lib/validation-report.ts';
 import { runNode } from '#test/support/process.ts';
-import { REPO_ROOT } from '#test/support/repository.ts';
+import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
 import { appWithFlags } from './synthesize.ts';
 
 const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -87,6 +88,43 @@ describe('a custom domain for production, and an existing GitHub provider', () =
   });
 });
 
+const cdkJsonContext = (readRepoJson('cdk.json') as { context: Record<string, unknown> }).context;
+
+describe("a stage's region", () => {
+  const regionOf = (context: Record<string, unknown>) => () => stageRegion((key) => context[key], 'staging');
+
+  test("is cdk.json's setting, which binds the stage's stack to it", () => {
+    const region = cdkJsonContext['staging:region'];
+    expect(region).toMatch(/^[a-z]{2}-[a-z]+-\d$/);
+    expect(regionOf(cdkJsonContext)()).toBe(region);
+    expect(addPetstoreStages(appWith({ 'staging:region': 'eu-north-1' })).staging.stack.region).toBe(
+      'eu-north-1',
+    );
+  });
+
+  test.each([
+    [
+      {},
+      'staging:region is not set: give the stage\'s region in cdk.json\'s context, for example "staging:region": "eu-west-1".',
+    ],
+    [{ 'staging:region': 'Europe' }, 'staging:region must be an AWS region like eu-west-1, not "Europe".'],
+    [{ 'staging:region': 3 }, 'staging:region must be an AWS region like eu-west-1, not 3.'],
+  ])('%j stops the synthesis with one line', (context, message) => {
+    expect(regionOf(context)).toThrow(new ContextError(message));
+  });
+
+  test('npm run stage-region prints it for the workflow and the runbook, or the usage line', async () => {
+    const printed = await runNode(['scripts/stage-region.ts', 'production'], { cwd: REPO_ROOT });
+    expect(printed).toMatchObject({ code: 0, stdout: `${String(cdkJsonContext['production:region'])}\n` });
+    const unknown = await runNode(['scripts/stage-region.ts', 'prod'], { cwd: REPO_ROOT });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'usage: npm run stage-region -- <staging|production>\n',
+    });
+  });
+});
+
 describe('context values that cannot be right', () => {
   const domainOf = (context: Record<string, string>, region?: string) => () =>
     customDomain(new App({ context }), 'production', region);
@@ -134,7 +172,8 @@ describe('context values that cannot be right', () => {
     const run = await runNode(['bin/app.ts'], {
       cwd: REPO_ROOT,
       env: {
-        CDK_CONTEXT_JSON: JSON.stringify({ 'staging:domainName': 'api.example.com' }),
+        // What the CLI hands over: cdk.json's context, and here one value too few.
+        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext, 'staging:domainName': 'api.example.com' }),
         CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
       },
     });
