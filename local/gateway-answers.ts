@@ -1,7 +1,8 @@
 // API Gateway's own answers, rendered as it renders them: the API's gateway response for the type
 // (its status, its static headers, its body template with `$context` variables substituted), or,
 // for a type the API does not customise, the DEFAULT_4XX / DEFAULT_5XX response, or else API
-// Gateway's built-in `{"message": ...}`.
+// Gateway's built-in `{"message": ...}`. The status follows API Gateway's rule: a status code on
+// DEFAULT_4XX (DEFAULT_5XX) becomes the status of every 4XX (5XX) type without one of its own.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiDefinition } from '#local/api-definition.ts';
 
@@ -46,9 +47,8 @@ export function gatewayAnswer(
   context: GatewayAnswerContext,
 ): APIGatewayProxyResult {
   const [builtInStatus, message] = BUILT_IN[type];
-  const response =
-    definition.gatewayResponses[type] ??
-    definition.gatewayResponses[builtInStatus < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX'];
+  const fallback = definition.gatewayResponses[builtInStatus < 500 ? 'DEFAULT_4XX' : 'DEFAULT_5XX'];
+  const response = definition.gatewayResponses[type] ?? fallback;
   const variables: Record<string, string> = {
     'context.requestId': context.requestId,
     'context.extendedRequestId': context.requestId,
@@ -68,7 +68,7 @@ export function gatewayAnswer(
     };
   }
   return {
-    statusCode: response.status ?? builtInStatus,
+    statusCode: response.status ?? fallback?.status ?? builtInStatus,
     headers: response.headers,
     body: substitute(response.template, variables),
   };

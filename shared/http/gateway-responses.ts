@@ -27,13 +27,22 @@ function gatewayResponse<Type extends string>(
   return { type, body: error.toBody(), headers: { ...RESPONSE_HEADERS, ...error.headers } };
 }
 
-/** Every gateway response type that can reach a client, each as an Error object with its literal status. */
+/**
+ * Every gateway response type API Gateway has, each as an Error object with its literal status.
+ * API Gateway gives DEFAULT_4XX's status (and DEFAULT_5XX's) to every type of its class that is
+ * not customized, so each type is, with the contract's answer for it; the defaults only reach a
+ * type API Gateway adds later, with a generic answer whose body still states its status.
+ */
 export const GATEWAY_RESPONSES = [
   gatewayResponse('UNAUTHORIZED', 'unauthorized', { headers: bearerChallenge }),
   // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
   gatewayResponse('ACCESS_DENIED', 'unauthorized', { headers: bearerChallenge }),
+  // Failures of AWS signature authentication, which no method uses: still about credentials.
+  gatewayResponse('EXPIRED_TOKEN', 'unauthorized', { headers: bearerChallenge }),
+  gatewayResponse('INVALID_SIGNATURE', 'unauthorized', { headers: bearerChallenge }),
   // Every path has a method (the {proxy+} catch-all), so this only answers paths API Gateway cannot route.
   gatewayResponse('MISSING_AUTHENTICATION_TOKEN', 'not_found', { message: NO_ROUTE }),
+  gatewayResponse('RESOURCE_NOT_FOUND', 'not_found', { message: NO_ROUTE }),
   gatewayResponse('BAD_REQUEST_PARAMETERS', 'validation_error'),
   gatewayResponse('BAD_REQUEST_BODY', 'validation_error'),
   gatewayResponse('REQUEST_TOO_LARGE', 'payload_too_large', {
@@ -65,7 +74,7 @@ export const GATEWAY_RESPONSES = [
     headers: retryAfter,
   }),
   gatewayResponse('API_CONFIGURATION_ERROR', 'internal_error'),
-  gatewayResponse('DEFAULT_4XX', 'validation_error'),
+  gatewayResponse('DEFAULT_4XX', 'validation_error', { message: 'The request could not be accepted.' }),
   // What API Gateway answers a Lambda function error with (502) when no other type applies.
   gatewayResponse('DEFAULT_5XX', 'service_unavailable', {
     status: 502,

@@ -8,12 +8,18 @@ import { apiDefinitionFromModules } from '#local/api-definition.ts';
 import type { ApiDefinition } from '#local/api-definition.ts';
 import { createTemplateReader, readTemplate } from '#local/cloud-template.ts';
 import type { CloudTemplate } from '#local/cloud-template.ts';
+import { gatewayAnswer } from '#local/gateway-answers.ts';
 import { createGatewayLimits } from '#local/gateway-limits.ts';
 import { projectStageAssembly } from '#local/stage-assembly.ts';
 import { apiDefinitionFromTemplate } from '#local/template-api-definition.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('Missing a gateway response');
+  return value;
+}
 
 const templateOf = (stage: string) =>
   readTemplate(projectStageAssembly(PROJECT_ROOT, stage, () => undefined).templateFile);
@@ -69,6 +75,43 @@ describe.each([
   it("has the stage's limits", () => {
     expect(template.methodThrottle).toEqual(methodThrottle);
     expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
+  });
+});
+
+describe("the gateway's own answers from the staging template", () => {
+  const context = {
+    requestId: 'r-1',
+    httpMethod: 'GET',
+    resourcePath: '/pets',
+    path: '/v1/pets',
+    stage: 'v1',
+  };
+  const answer = (gatewayResponses: ApiDefinition['gatewayResponses']) => {
+    const { statusCode, body } = gatewayAnswer({ gatewayResponses }, 'ACCESS_DENIED', context);
+    return { statusCode, body: JSON.parse(body) as unknown };
+  };
+  const { gatewayResponses } = fromTemplate('staging');
+  const { ACCESS_DENIED: _customized, ...uncustomized } = gatewayResponses;
+
+  it('answer a customized type with its own response', () => {
+    expect(answer(gatewayResponses)).toEqual({
+      statusCode: 401,
+      body: expect.objectContaining({ code: 'unauthorized', status: 401 }),
+    });
+  });
+
+  it("follow API Gateway's rule: DEFAULT_4XX's status is that of every 4XX type not customized", () => {
+    expect(uncustomized.DEFAULT_4XX?.status).toBe(400);
+    expect(answer(uncustomized)).toEqual({
+      statusCode: 400,
+      body: expect.objectContaining({ code: 'validation_error', status: 400 }),
+    });
+    // A customized type without a status code takes DEFAULT_4XX's too.
+    const { status: _status, ...withoutStatus } = defined(gatewayResponses.ACCESS_DENIED);
+    expect(answer({ ...gatewayResponses, ACCESS_DENIED: withoutStatus }).statusCode).toBe(400);
+    // Without a status on DEFAULT_4XX, each type keeps API Gateway's own (403 for ACCESS_DENIED).
+    const { status: _default, ...defaultWithoutStatus } = defined(uncustomized.DEFAULT_4XX);
+    expect(answer({ ...uncustomized, DEFAULT_4XX: defaultWithoutStatus }).statusCode).toBe(403);
   });
 });
 
