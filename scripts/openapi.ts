@@ -3,8 +3,12 @@
 // the route table, so the document cannot drift from the code; and the client's int64-exact JSON
 // (client/src/exact-json.ts) from the server's shared/json.ts. `npm run openapi -- --check` writes
 // nothing and exits 1 when a committed file differs from what would be generated (the tests do the
-// same). The parts of the document are built in scripts/openapi/.
+// same), and also when openapi.json breaks the released v1 (openapi.v1-baseline.json);
+// `npm run openapi -- --release-baseline` writes the files and makes this document the baseline,
+// on purpose (docs/openapi.md). The parts of the document are built in scripts/openapi/.
 import { writeFileSync } from 'node:fs';
+import { parseJson } from '#shared/json.ts';
+import { BASELINE_PATH, v1BreakingChanges } from './openapi/breaking-changes.ts';
 import { renderClientJson } from './openapi/client-json.ts';
 import { renderClientTypes } from './openapi/client-types.ts';
 import { buildOpenApiDocument, renderOpenApiJson } from './openapi/document.ts';
@@ -22,18 +26,32 @@ export async function generateFiles(): Promise<GeneratedFile[]> {
   ];
 }
 
+const FLAGS = ['--check', '--release-baseline'];
+
 async function main(args: string[]) {
-  const check = args.includes('--check');
-  const unknown = args.filter((arg) => arg !== '--check');
-  if (unknown.length > 0) throw new Error(`Unknown arguments: ${unknown.join(' ')} (only --check)`);
+  const [flag, ...others] = args;
+  if (others.length > 0 || (flag !== undefined && !FLAGS.includes(flag))) {
+    throw new Error(`Unknown arguments: ${args.join(' ')} (give at most one of ${FLAGS.join(', ')})`);
+  }
   const files = await generateFiles();
-  if (!check) {
-    for (const file of files) writeFileSync(file.path, file.text);
+  const document = files.find((file) => file.path === GENERATED_FILES.document)?.text ?? '';
+  const breaking = v1BreakingChanges(parseJson(document));
+  if (flag === '--check') {
+    const stale = staleFiles(files);
+    for (const file of stale) console.error(`${file.path} is stale: run npm run openapi`);
+    for (const change of breaking) console.error(change);
+    process.exitCode = stale.length > 0 || breaking.length > 0 ? 1 : 0;
     return;
   }
-  const stale = staleFiles(files);
-  for (const file of stale) console.error(`${file.path} is stale: run npm run openapi`);
-  process.exitCode = stale.length > 0 ? 1 : 0;
+  for (const file of files) writeFileSync(file.path, file.text);
+  if (flag === '--release-baseline') writeFileSync(BASELINE_PATH, document);
+  if (breaking.length === 0) return;
+  console.error(
+    flag === '--release-baseline'
+      ? 'openapi.v1-baseline.json now releases these breaking changes, on purpose:'
+      : 'npm test fails until these are undone or released on purpose (docs/openapi.md):',
+  );
+  for (const change of breaking) console.error(change);
 }
 
 if (import.meta.main) await main(process.argv.slice(2));
