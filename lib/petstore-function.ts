@@ -1,25 +1,17 @@
-// One Lambda function of the service: nodejs24.x on ARM64, bundled locally by esbuild into one
-// minified CommonJS file with the AWS SDK inside (a pinned SDK, no runtime-provided surprises) and
-// a source map beside it (lib/bundling.ts), logging to its own log group with the stage's
-// retention, traced by X-Ray. Its role holds only its log group and the table access it is given.
-// Each deployment publishes a version, and callers invoke the alias `live`, which CodeDeploy moves
-// to it (lib/petstore-rollout.ts).
-import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+// One Lambda function of the service (lib/bundled-function.ts), with the table's name in its
+// environment and its role holding only the table access it is given. Each deployment publishes a
+// version, and callers invoke the alias `live`, which CodeDeploy moves to it (lib/petstore-rollout.ts).
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias, Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias } from 'aws-cdk-lib/aws-lambda';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { LAMBDA_ESBUILD_OPTIONS } from '#lib/bundling.ts';
+import { addBundledFunction } from '#lib/bundled-function.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { grantTableAccess } from '#lib/table-access.ts';
 import type { TableAccess } from '#lib/table-access.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
-
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Above the DynamoDB client's worst case (shared/timeouts.ts), below API Gateway's 29 s. */
 const TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
@@ -45,58 +37,17 @@ export class PetstoreFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: PetstoreFunctionProps) {
     super(scope, id);
-    const { settings } = props;
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: settings.logRetention,
-      removalPolicy: settings.removalPolicy,
-    });
-    // Its own role instead of AWSLambdaBasicExecutionRole: write to this log group only.
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grantWrite(role);
-
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: `${PROJECT_ROOT}${props.entry}`,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
-      handler: 'handler',
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: settings.functionMemoryMb,
+    const { function: fn, role } = addBundledFunction(this, {
+      entry: props.entry,
+      settings: props.settings,
       timeout: TIMEOUT,
-      tracing: Tracing.ACTIVE,
-      role,
-      logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      environment: {
-        PETSTORE_TABLE_NAME: props.table.tableName,
-        ...props.environment,
-      },
-      // The options of lib/bundling.ts (which `npm run bench` measures), in NodejsFunction's terms.
-      bundling: {
-        format: OutputFormat.CJS,
-        target: LAMBDA_ESBUILD_OPTIONS.target,
-        mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
-        minify: LAMBDA_ESBUILD_OPTIONS.minify,
-        sourceMap: LAMBDA_ESBUILD_OPTIONS.sourcemap,
-        sourcesContent: LAMBDA_ESBUILD_OPTIONS.sourcesContent,
-        externalModules: LAMBDA_ESBUILD_OPTIONS.external,
-        esbuildArgs: {
-          '--alias': Object.entries(LAMBDA_ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
-        },
-        // No Docker here or in CI: esbuild from node_modules does the bundling.
-        forceDockerBundling: false,
-        logLevel: LogLevel.WARNING,
-      },
+      environment: { PETSTORE_TABLE_NAME: props.table.tableName, ...props.environment },
     });
-    (this.function.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
+    this.function = fn;
+    (fn.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
     // currentVersion publishes a new version whenever the code or configuration changes; old
     // versions are retained, so the alias can be moved back to one by hand.
-    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion });
+    this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: fn.currentVersion });
     grantTableAccess(role, props.table, props.tableAccess);
-
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
-    });
   }
 }

@@ -82,6 +82,7 @@ export class PetstoreStack extends Stack {
     });
     this.rollout = new PetstoreRollout(this, 'Rollout', {
       settings,
+      table: this.table,
       aliases: mapFunctions({ ...routes, authorizer }, ({ alias }) => alias),
       rolloutAlarms: (name) => this.alarms.rolloutAlarms(name),
     });
@@ -101,5 +102,9 @@ export class PetstoreStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });
+    new CfnOutput(this, 'RolloutApplication', {
+      value: this.rollout.application.applicationName,
+      description: "The CodeDeploy application of the functions' rollouts (aws deploy list-deployments)",
+    });
   }
 }

@@ -11,6 +11,13 @@ export type ActiveApiKey = ApiKeyRecord & { hash: string };
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** The item that stores a key: its hash as the sort key, and its record. */
+export const apiKeyItem = (key: string, record: ApiKeyRecord): Item => ({
+  ...apiKeyItemKey(hashApiKey(key)),
+  type: 'apiKey',
+  ...record,
+});
+
 const toRecord = ({ id, name, createdAt, revokedAt }: Item): ApiKeyRecord => ({
   id,
   name,
@@ -28,7 +35,7 @@ export function createApiKeyStore(table: TableGateway) {
       name,
       createdAt: new Date().toISOString(),
     };
-    const stored = await table.putIfAbsent({ ...apiKeyItemKey(hashApiKey(key)), type: 'apiKey', ...record });
+    const stored = await table.putIfAbsent(apiKeyItem(key, record));
     return stored ? { ...record, key } : undefined;
   }
 

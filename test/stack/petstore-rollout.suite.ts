@@ -1,11 +1,28 @@
-// How each stage rolls out its functions (lib/petstore-function.ts, lib/petstore-rollout.ts): every
-// function is published as a version behind the alias `live`, which API Gateway invokes (with its
-// permission) and CodeDeploy moves: production by a 10% canary for 5 minutes, staging all at once,
-// both stopped and rolled back when the function's rollout alarms fire.
+// How each stage rolls out its functions (lib/petstore-function.ts, lib/petstore-rollout.ts,
+// lib/rollout-hooks.ts): every function is published as a version behind the alias `live`, which
+// API Gateway invokes (with its permission) and CodeDeploy moves: production by a 10% canary for 5
+// minutes, staging all at once, each first checked by its BeforeAllowTraffic hook, and stopped and
+// rolled back when the hook fails or the function's rollout alarms fire.
 import { describe, expect, test } from '@jest/globals';
+import { ROLLOUT_HOOK_KEY } from '#lib/rollout-hooks.ts';
+import { hashApiKey } from '#shared/store/api-key-store.ts';
 import { synthesized } from './synthesize.ts';
 import type { Properties, SynthesizedStage } from './synthesize.ts';
-import { FUNCTION_IDS, ROUTE_FUNCTION_IDS, liveAliasOf, ref, referencedId } from './templates.ts';
+import {
+  FUNCTION_IDS,
+  ROUTE_FUNCTION_IDS,
+  environmentOf,
+  liveAliasOf,
+  ref,
+  referencedId,
+  roleStatements,
+} from './templates.ts';
+
+/** The function name each function's hook checks: its operationId, or authorizer. */
+const CHECKED_NAMES: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(ROUTE_FUNCTION_IDS).map(([name, id]) => [id, name])),
+  AuthorizerFunction: 'authorizer',
+};
 
 const EXPECTED_CONFIG = {
   staging: 'CodeDeployDefault.LambdaAllAtOnce',
@@ -14,7 +31,14 @@ const EXPECTED_CONFIG = {
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { name } = stage;
-  const alarmName = (logicalId: string) => String(stage.resource(logicalId).Properties.AlarmName);
+  /** The construct id of an alarm (Alarms<id><hash>): CloudFormation names the alarms. */
+  const alarmId = (logicalId: string) => logicalId.replace(/^Alarms(\w+)[0-9A-F]{8}$/, '$1');
+  const updatePolicyOf = (functionId: string) =>
+    (
+      stage.resource(liveAliasOf(stage, functionId)).UpdatePolicy as {
+        CodeDeployLambdaAliasUpdate: Properties;
+      }
+    ).CodeDeployLambdaAliasUpdate;
 
   test.each(FUNCTION_IDS)(
     '%s: one version, behind the alias live, which API Gateway may invoke',
@@ -35,16 +59,13 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   );
 
   test.each(FUNCTION_IDS)(`%s: its alias rolls out through CodeDeploy, as ${name} should`, (functionId) => {
-    const alias = stage.resource(liveAliasOf(stage, functionId));
-    const update = (alias.UpdatePolicy as { CodeDeployLambdaAliasUpdate: Properties })
-      .CodeDeployLambdaAliasUpdate;
+    const update = updatePolicyOf(functionId);
     const [applicationId, application] = stage.only('AWS::CodeDeploy::Application');
-    expect(application.Properties).toMatchObject({
-      ApplicationName: `petstore-${name}`,
-      ComputePlatform: 'Lambda',
-    });
+    // CloudFormation names the application and the groups: the RolloutApplication output says which.
+    expect(application.Properties).toEqual({ ComputePlatform: 'Lambda', Tags: expect.any(Array) });
     expect(update.ApplicationName).toEqual(ref(applicationId));
     const group = stage.resource(referencedId(update.DeploymentGroupName)).Properties;
+    expect(group.DeploymentGroupName).toBeUndefined();
     expect(group).toMatchObject({
       ApplicationName: ref(applicationId),
       DeploymentConfigName: EXPECTED_CONFIG[name],
@@ -59,9 +80,60 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     // The API's 5xx and p99 latency judge every function; a route function's own errors judge it too.
     const operationId = Object.entries(ROUTE_FUNCTION_IDS).find(([, id]) => id === functionId)?.[0];
     const expected = ['Api5xx', 'ApiP99Latency', ...(operationId ? [`${operationId}Errors`] : [])];
-    expect(Alarms.map(({ Name }) => alarmName(referencedId(Name))).sort()).toEqual(
-      expected.map((id) => `petstore-${name}-${id}`).sort(),
-    );
+    expect(Alarms.map(({ Name }) => alarmId(referencedId(Name))).sort()).toEqual(expected.sort());
+  });
+
+  test.each(FUNCTION_IDS)(
+    '%s: its BeforeAllowTraffic hook checks the version being deployed, and may do nothing else',
+    (functionId) => {
+      const update = updatePolicyOf(functionId);
+      const hookId = referencedId(update.BeforeAllowTrafficHook);
+      expect(stage.resource(hookId).Type).toBe('AWS::Lambda::Function');
+      const version = stage.resource(liveAliasOf(stage, functionId)).Properties.FunctionVersion as {
+        'Fn::GetAtt': [string, string];
+      };
+      const versionId = version['Fn::GetAtt'][0];
+      const authorizer = functionId === 'AuthorizerFunction';
+      expect(environmentOf(stage, hookId)).toEqual({
+        PETSTORE_ROLLOUT_CHECK: CHECKED_NAMES[functionId],
+        // The qualified ARN of the version the alias is moved to: a new one with every change.
+        PETSTORE_ROLLOUT_TARGET: ref(versionId),
+        ...(authorizer && { PETSTORE_ROLLOUT_HOOK_KEY: ROLLOUT_HOOK_KEY }),
+      });
+      const groupId = referencedId(update.DeploymentGroupName);
+      const statements = roleStatements(stage, hookId) as { Action: unknown; Resource: unknown }[];
+      const granted = statements.filter(({ Action }) => !/^(logs|xray):/.test([Action].flat().join()));
+      expect(granted).toEqual([
+        expect.objectContaining({
+          Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
+          Resource: expect.objectContaining({ 'Fn::Join': expect.anything() }),
+        }),
+        expect.objectContaining({ Action: 'lambda:InvokeFunction', Resource: ref(versionId) }),
+      ]);
+      // The report is allowed for this deployment group only.
+      const reportResource = JSON.stringify(granted[0]?.Resource);
+      expect(reportResource).toContain(JSON.stringify(ref(groupId)));
+      // CodeDeploy's role may invoke the hook.
+      const invokers = stage
+        .all('AWS::IAM::Policy')
+        .filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes(`"${hookId}"`));
+      expect(invokers.length).toBeGreaterThan(0);
+    },
+  );
+
+  test("the authorizer's hook key is kept in the table, as an API key item the stack writes", () => {
+    const [, keyWriter] = stage.only('Custom::AWS');
+    const [tableId] = stage.only('AWS::DynamoDB::Table');
+    const create = JSON.stringify(keyWriter.Properties.Create);
+    expect(create).toContain('putItem');
+    expect(create).toContain(JSON.stringify(ref(tableId)));
+    // The hash, never the key, is what the table holds (as for every key).
+    expect(create).toContain(hashApiKey(ROLLOUT_HOOK_KEY));
+    expect(create).not.toContain(ROLLOUT_HOOK_KEY);
+    expect(JSON.stringify(keyWriter.Properties.Delete)).toContain('deleteItem');
+    const authorizerHook = referencedId(updatePolicyOf('AuthorizerFunction').BeforeAllowTrafficHook);
+    const [keyWriterId] = stage.only('Custom::AWS');
+    expect([stage.resource(authorizerHook).DependsOn].flat()).toContain(keyWriterId);
   });
 
   test('one CodeDeploy role for the four deployment groups, limited to what Lambda rollouts need', () => {

@@ -19,6 +19,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       'AlarmTopicArn',
       'ApiUrl',
       'Region',
+      'RolloutApplication',
       'TableName',
       'UsagePlanId',
     ]);

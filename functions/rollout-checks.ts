@@ -1,0 +1,171 @@
+// What a new version of each function must answer before CodeDeploy lets traffic reach it: a few
+// requests whose right answers are known whatever the table holds, and nothing written. A version
+// that fails one is stopped and rolled back with no client having seen it, where the alarms only
+// notice a bad version after clients got its answers (a 401 for every key raises no alarm at all).
+import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
+
+/** What invoking the version gave back: its error, as Lambda reports one, or its result. */
+export type Invocation = { functionError?: string | undefined; payload: unknown };
+export type Invoke = (event: unknown) => Promise<Invocation>;
+
+type Probe = {
+  what: string;
+  event: unknown;
+  /** Why the answer is wrong, or undefined when it is right. */
+  judge(answer: Invocation): string | undefined;
+};
+
+/** A pet id no pet will reach: ids are assigned upward from 1. */
+const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
+const METHOD_ARN = 'arn:aws:execute-api:us-east-1:000000000000:rollout-check/v1/GET/pets';
+
+type Request = {
+  method: string;
+  resource: string;
+  path: string;
+  query?: Record<string, string>;
+  body?: string;
+};
+
+/** A REST API proxy event as API Gateway sends it once the authorizer allowed the request. */
+function proxyEvent({ method, resource, path, query, body }: Request) {
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  const pathParameters = /\{petId\}/.test(resource) ? { petId: path.split('/').at(-1) ?? '' } : null;
+  return {
+    resource,
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: query ?? null,
+    multiValueQueryStringParameters: query
+      ? Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]]))
+      : null,
+    pathParameters,
+    stageVariables: null,
+    body: body ?? null,
+    isBase64Encoded: false,
+    requestContext: {
+      resourcePath: resource,
+      httpMethod: method,
+      path: `/v1${path}`,
+      stage: 'v1',
+      requestId: `rollout-check-${method}-${resource}`,
+      authorizer: { principalId: 'rollout-check', apiKeyId: 'rollout-check' },
+      identity: { sourceIp: '127.0.0.1' },
+    },
+  };
+}
+
+function failure({ functionError, payload }: Invocation): string | undefined {
+  if (!functionError) return undefined;
+  const { errorType, errorMessage } = (payload ?? {}) as { errorType?: string; errorMessage?: string };
+  return `the function failed (${functionError}): ${errorType ?? 'Error'}: ${errorMessage ?? ''}`;
+}
+
+/** The HTTP answer must have this status and a body that `bodyIsRight` accepts. */
+function httpAnswer(status: number, expected: string, bodyIsRight: (body: unknown) => boolean) {
+  return (answer: Invocation) => {
+    const failed = failure(answer);
+    if (failed) return failed;
+    const { statusCode, body } = (answer.payload ?? {}) as { statusCode?: number; body?: string };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body ?? '');
+    } catch {
+      parsed = undefined;
+    }
+    if (statusCode === status && bodyIsRight(parsed)) return undefined;
+    return `expected ${status} with ${expected}, got ${statusCode ?? 'no status'}: ${String(body).slice(0, 200)}`;
+  };
+}
+
+const errorObject = (code: string, status: number) => (body: unknown) => {
+  const error = body as { code?: unknown; status?: unknown };
+  return error.code === code && error.status === status;
+};
+
+/** A TOKEN authorizer event for `Authorization: Bearer <key>`. */
+const tokenEvent = (key: string) => ({
+  type: 'TOKEN',
+  authorizationToken: `Bearer ${key}`,
+  methodArn: METHOD_ARN,
+});
+
+/** The requests each function's new version must answer rightly; the authorizer's need the hook key. */
+export function rolloutProbes(name: PetstoreFunctionName, { hookKey }: { hookKey?: string }): Probe[] {
+  switch (name) {
+    case 'authorizer': {
+      if (!hookKey) throw new Error('The authorizer check needs the hook key (PETSTORE_ROLLOUT_HOOK_KEY).');
+      return [
+        {
+          what: 'the hook key',
+          event: tokenEvent(hookKey),
+          judge(answer) {
+            const failed = failure(answer);
+            if (failed) return `refused the hook key: ${failed}`;
+            const { policyDocument } = (answer.payload ?? {}) as {
+              policyDocument?: { Statement?: { Effect?: string }[] };
+            };
+            const effects = policyDocument?.Statement?.map((statement) => statement.Effect) ?? [];
+            return effects.length > 0 && effects.every((effect) => effect === 'Allow')
+              ? undefined
+              : `expected an Allow policy for the hook key, got ${JSON.stringify(answer.payload).slice(0, 200)}`;
+          },
+        },
+        {
+          what: 'an unknown key',
+          event: tokenEvent(`${hookKey}-unknown`),
+          judge: ({ functionError, payload }) =>
+            functionError && (payload as { errorMessage?: unknown } | null)?.errorMessage === 'Unauthorized'
+              ? undefined
+              : `expected exactly "Unauthorized" for an unknown key, got ${JSON.stringify(payload).slice(0, 200)}`,
+        },
+      ];
+    }
+    case 'listPets':
+      return [
+        {
+          what: 'GET /pets?limit=1',
+          event: proxyEvent({ method: 'GET', resource: '/pets', path: '/pets', query: { limit: '1' } }),
+          judge: httpAnswer(200, 'a JSON array', Array.isArray),
+        },
+      ];
+    case 'getPet':
+      return [
+        {
+          what: `GET /pets/${MISSING_PET_ID}`,
+          event: proxyEvent({ method: 'GET', resource: '/pets/{petId}', path: `/pets/${MISSING_PET_ID}` }),
+          judge: httpAnswer(404, 'a not_found Error', errorObject('not_found', 404)),
+        },
+      ];
+    case 'createPet':
+      // Invalid, so that no pet is created: the body is checked before anything is written.
+      return [
+        {
+          what: 'POST /pets with an empty name',
+          event: proxyEvent({
+            method: 'POST',
+            resource: '/pets',
+            path: '/pets',
+            body: JSON.stringify({ name: '', categoryId: 1 }),
+          }),
+          judge: httpAnswer(400, 'a validation_error Error', errorObject('validation_error', 400)),
+        },
+      ];
+    default:
+      throw new Error(`No rollout check for "${String(name)}"`);
+  }
+}
+
+/** Each probe in turn; what the version got wrong, one line each (none: it may take traffic). */
+export async function checkVersion(probes: Probe[], invoke: Invoke): Promise<string[]> {
+  const failures: string[] = [];
+  for (const probe of probes) {
+    const problem = await invoke(probe.event).then(probe.judge, (error: unknown) => {
+      return `could not invoke: ${(error as Error).message}`;
+    });
+    if (problem) failures.push(`${probe.what}: ${problem}`);
+  }
+  return failures;
+}
