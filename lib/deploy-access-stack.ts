@@ -49,8 +49,8 @@ export class DeployAccessStack extends Stack {
       `repo:${repository}:ref:refs/heads/main`,
       ...DEPLOY_ENVIRONMENTS.map((environment) => `repo:${repository}:environment:${environment}`),
     ];
+    // No role name: the workflow takes the role's ARN from the output, whatever CloudFormation named it.
     this.role = new Role(this, 'Role', {
-      roleName: 'petstore-github-deploy',
       description: 'GitHub Actions of the pet store repository: may only assume the CDK bootstrap roles',
       maxSessionDuration: Duration.hours(1),
       assumedBy: new WebIdentityPrincipal(provider.oidcProviderArn, {

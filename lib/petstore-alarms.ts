@@ -135,9 +135,10 @@ export class PetstoreAlarms extends Construct {
   }
 
   private alarm(id: string, options: AlarmOptions): Alarm {
+    // No alarm name: CloudFormation's (<stack>-Alarms<id>…) is as readable, and a fixed one would
+    // block any update that replaces the alarm.
     const alarm = new Alarm(this, id, {
-      alarmName: `petstore-${this.settings.name}-${id}`,
-      alarmDescription: options.description,
+      alarmDescription: `Pet store ${this.settings.name}: ${options.description}`,
       metric: options.metric,
       threshold: options.threshold,
       evaluationPeriods: options.evaluationPeriods ?? 1,

@@ -48,10 +48,10 @@ export class PetstoreFirewall extends Construct {
     { settings, requestsPerIpPer5Minutes, apiStage }: PetstoreFirewallProps,
   ) {
     super(scope, id);
-    const name = `petstore-${settings.name}`;
+    // Metric names need not be unique; the web ACL's own name is CloudFormation's to choose.
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
-      metricName: `${name}-${metricName}`,
+      metricName: `petstore-${settings.name}-${metricName}`,
       sampledRequestsEnabled: true,
     });
     const blocked = gatewayResponseOf('WAF_FILTERED');
@@ -66,7 +66,6 @@ export class PetstoreFirewall extends Construct {
       },
     };
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
-      name,
       // WAF's pattern for descriptions has no parentheses.
       description: `Pet store API, ${settings.name} stage: AWS managed rules and a limit per IP address`,
       scope: 'REGIONAL',

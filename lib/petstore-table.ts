@@ -1,5 +1,7 @@
 // The single table of shared/store/table.ts: generic string keys, the byStatus GSI, a TTL for
 // idempotency records. On-demand, with point-in-time recovery; production keeps it on deletion.
+// CloudFormation names it: a fixed name would block any update that replaces the table, and a
+// retained table would block re-creating the stack. The tools find it by the TableName output.
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -10,8 +12,6 @@ const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 export class PetstoreTable extends Table {
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id, {
-      // A fixed name per stage: the key CLI and sam local (sam/env.json) can name it.
-      tableName: `petstore-${settings.name}`,
       partitionKey: stringKey(TABLE_KEY.partitionKey),
       sortKey: stringKey(TABLE_KEY.sortKey),
       billingMode: BillingMode.PAY_PER_REQUEST,

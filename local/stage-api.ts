@@ -38,15 +38,23 @@ export type StageApiOptions = {
 
 const SECRET_ARN_PREFIX = `arn:aws:secretsmanager:${LOCAL_REGION}:${LOCAL_ACCOUNT}:secret:`;
 
-/** The table's Ref is its name; a secret's Ref is an ARN that names its logical id. */
-const localValues: LocalValue = (logicalId, resource, attribute) => {
-  if (resource.Type === 'AWS::DynamoDB::Table') {
-    const name = String(resource.Properties?.TableName ?? logicalId);
-    return attribute === undefined ? name : `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${name}`;
-  }
-  if (resource.Type === 'AWS::SecretsManager::Secret') return `${SECRET_ARN_PREFIX}${logicalId}`;
-  return undefined;
-};
+/**
+ * The table's Ref is its name: the template's, else the one CloudFormation would give it,
+ * `<stack>-<logical id>` (without the random suffix). A secret's Ref is an ARN that names its
+ * logical id.
+ */
+const localValuesOf =
+  (stackName: string): LocalValue =>
+  (logicalId, resource, attribute) => {
+    if (resource.Type === 'AWS::DynamoDB::Table') {
+      const name = String(resource.Properties?.TableName ?? `${stackName}-${logicalId}`);
+      return attribute === undefined
+        ? name
+        : `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${name}`;
+    }
+    if (resource.Type === 'AWS::SecretsManager::Secret') return `${SECRET_ARN_PREFIX}${logicalId}`;
+    return undefined;
+  };
 
 /** The version an alias invokes here: the stage run publishes each function once. */
 const LOCAL_VERSION = '1';
@@ -92,7 +100,7 @@ export async function startStageApi({
   // What CloudFormation would reject never runs here either.
   const problem = circularDependencyProblem(template);
   if (problem) throw new Error(problem);
-  const reader = createTemplateReader(template, localValues);
+  const reader = createTemplateReader(template, localValuesOf(assembly.stackName));
   const definition = apiDefinitionFromTemplate(reader);
   const tables = tableKeySchemas(reader);
   const [tableName] = Object.keys(tables);

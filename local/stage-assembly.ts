@@ -10,7 +10,8 @@ import { readTemplate } from '#local/cloud-template.ts';
 /** What a synthesis reads: a change to any of them makes cdk.out stale. */
 const SYNTH_INPUTS = ['bin', 'lib', 'functions', 'shared', 'package-lock.json', 'cdk.json', 'tsconfig.json'];
 
-export type StageAssembly = { assemblyDir: string; templateFile: string };
+/** A stage's nested assembly, its stack's template, and the name CloudFormation gives that stack. */
+export type StageAssembly = { assemblyDir: string; templateFile: string; stackName: string };
 
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
@@ -22,7 +23,7 @@ function newestChange(path: string): number {
 type Manifest = {
   artifacts?: Record<
     string,
-    { type: string; properties?: { templateFile?: string; directoryName?: string } }
+    { type: string; properties?: { templateFile?: string; directoryName?: string; stackName?: string } }
   >;
 };
 const artifactsOf = (dir: string) =>
@@ -49,7 +50,9 @@ function findStage(dir: string, stage: string): StageAssembly | undefined {
   const assemblyDir = nested ? join(dir, nested) : dir;
   const stack = artifactsOf(assemblyDir).find((artifact) => artifact.type === 'aws:cloudformation:stack');
   const templateFile = stack?.properties?.templateFile;
-  return templateFile ? { assemblyDir, templateFile: join(assemblyDir, templateFile) } : undefined;
+  if (!templateFile) return undefined;
+  const stackName = stack.properties?.stackName ?? templateFile.replace(/\.template\.json$/, '');
+  return { assemblyDir, templateFile: join(assemblyDir, templateFile), stackName };
 }
 
 /**
@@ -57,7 +60,10 @@ function findStage(dir: string, stage: string): StageAssembly | undefined {
  * other commands that deploy nothing synthesize without bundling and point the template's asset
  * paths at the project.
  */
-export function unbundled(outDir: string, { assemblyDir, templateFile }: StageAssembly): boolean {
+export function unbundled(
+  outDir: string,
+  { assemblyDir, templateFile }: Pick<StageAssembly, 'assemblyDir' | 'templateFile'>,
+): boolean {
   return Object.values(readTemplate(templateFile).Resources)
     .filter(({ Type }) => Type === 'AWS::Lambda::Function')
     .some(({ Metadata }) => {

@@ -12,12 +12,13 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
 
   describe('alarms', () => {
     const [topicId, topic] = stage.only('AWS::SNS::Topic');
+    // By construct id: CloudFormation names the alarms (<stack>-Alarms<id><hash>-<suffix>).
     const alarms = new Map(
       stage
         .all('AWS::CloudWatch::Alarm')
-        .map(([, alarm]) => [String(alarm.Properties.AlarmName), alarm.Properties]),
+        .map(([logicalId, alarm]) => [logicalId.replace(/^Alarms(\w+)[0-9A-F]{8}$/, '$1'), alarm.Properties]),
     );
-    const alarm = (id: string) => defined(alarms.get(`petstore-${name}-${id}`), id);
+    const alarm = (id: string) => defined(alarms.get(id), id);
 
     test('ten alarms, each notifying the stage topic on alarm and on recovery', () => {
       expect([...alarms.keys()].sort()).toEqual(
@@ -32,12 +33,12 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
           'getPetThrottles',
           'authorizerThrottles',
           'DynamoDbThrottles',
-        ]
-          .map((id) => `petstore-${name}-${id}`)
-          .sort(),
+        ].sort(),
       );
       for (const properties of alarms.values()) {
         expect(properties).toMatchObject({ AlarmActions: [ref(topicId)], OKActions: [ref(topicId)] });
+        expect(properties.AlarmName).toBeUndefined();
+        expect(properties.AlarmDescription).toMatch(new RegExp(`^Pet store ${name}: `));
       }
     });
 

@@ -28,8 +28,9 @@ describe('the production stack', () => {
   };
 
   test('a regional web ACL that allows what no rule blocks', () => {
+    // CloudFormation names it: a fixed name would block any update that replaces it.
+    expect(webAcl.Properties.Name).toBeUndefined();
     expect(webAcl.Properties).toMatchObject({
-      Name: 'petstore-production',
       Scope: 'REGIONAL',
       DefaultAction: { Allow: {} },
     });

@@ -52,7 +52,7 @@ let table: LocalDynamoDb | undefined;
 let baseUrl = '';
 
 /** cdk.out copied as it is, then its staging template edited so that the faults come fast. */
-async function editedAssembly(): Promise<{ dir: string; tableName: string }> {
+async function editedAssembly(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-stage-run-'));
   cpSync(join(REPO_ROOT, 'cdk.out'), dir, { recursive: true });
   const stageDir = join(dir, 'assembly-Staging');
@@ -84,13 +84,11 @@ async function editedAssembly(): Promise<{ dir: string; tableName: string }> {
   getPet.Metadata = { ...getPet.Metadata, 'aws:asset:path': '../asset.forbidden' };
 
   writeFileSync(templateFile, JSON.stringify(template, null, 1));
-  const [tableResource] = ofType('AWS::DynamoDB::Table');
-  return { dir, tableName: String(tableResource?.Properties.TableName) };
+  return dir;
 }
 
 beforeAll(async () => {
-  const assembly = await editedAssembly();
-  copyDir = assembly.dir;
+  copyDir = await editedAssembly();
   embedded = await startEmbeddedDynamoDb();
   dynamoDb = await startDelayingDynamoDb(embedded.endpoint);
   stage = runScript('local/start-stage.ts', ['staging', '--assembly', copyDir], {
@@ -99,9 +97,10 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
   });
   baseUrl = await bannerUrl(stage);
-  // The stage run created the table on start; the tests create and revoke keys in it directly,
-  // not through the delaying proxy, so that their own calls are never held.
-  table = await openLocalDynamoDb({ endpoint: embedded.endpoint, tableName: assembly.tableName });
+  // The stage run created the table on start (its name is in the banner); the tests create and
+  // revoke keys in it directly, not through the delaying proxy, so that their own calls are never held.
+  const [, tableName = ''] = await stage.waitFor(/\(table ([^)\s]+)\)/);
+  table = await openLocalDynamoDb({ endpoint: embedded.endpoint, tableName });
 }, 60_000);
 
 afterAll(async () => {
