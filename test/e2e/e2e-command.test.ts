@@ -78,7 +78,7 @@ describe('npm run test:e2e, its target', () => {
     await expectArgumentError(
       noApiUrl,
       ['--stage', 'staging', '--api-key', 'k'],
-      'No ApiUrl output in cdk-outputs.staging.json',
+      "No ApiUrl output in cdk-outputs.staging.json: deploy again (npm run deploy:staging) to write this version's outputs",
     );
     const notJson = project({ 'cdk-outputs.staging.json': '{"petstore-staging": ' });
     await expectArgumentError(
