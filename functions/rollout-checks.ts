@@ -8,7 +8,7 @@ import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
 export type Invocation = { functionError?: string | undefined; payload: unknown };
 export type Invoke = (event: unknown) => Promise<Invocation>;
 
-type Probe = {
+export type Probe = {
   what: string;
   event: unknown;
   /** Why the answer is wrong, or undefined when it is right. */
@@ -162,9 +162,10 @@ export function rolloutProbes(name: PetstoreFunctionName, { hookKey }: { hookKey
 export async function checkVersion(probes: Probe[], invoke: Invoke): Promise<string[]> {
   const failures: string[] = [];
   for (const probe of probes) {
-    const problem = await invoke(probe.event).then(probe.judge, (error: unknown) => {
-      return `could not invoke: ${(error as Error).message}`;
-    });
+    const problem = await invoke(probe.event).then(
+      probe.judge,
+      (error: unknown) => `could not invoke: ${(error as Error).message}`,
+    );
     if (problem) failures.push(`${probe.what}: ${problem}`);
   }
   return failures;

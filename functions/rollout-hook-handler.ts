@@ -2,7 +2,7 @@
 // being deployed (functions/rollout-checks.ts), then reports Succeeded or Failed to CodeDeploy,
 // which moves the alias to that version, or stops and rolls the deployment back. A check that
 // cannot run is a failure too: no version takes traffic unchecked.
-import type { Invoke, rolloutProbes } from '#functions/rollout-checks.ts';
+import type { Invoke, Probe } from '#functions/rollout-checks.ts';
 import { checkVersion } from '#functions/rollout-checks.ts';
 import type { Observability } from '#shared/observability.ts';
 
@@ -11,7 +11,7 @@ export type LifecycleHookEvent = { DeploymentId: string; LifecycleEventHookExecu
 export type HookStatus = 'Succeeded' | 'Failed';
 
 export type RolloutHookDependencies = {
-  probes: ReturnType<typeof rolloutProbes>;
+  probes: Probe[];
   invoke: Invoke;
   report(event: LifecycleHookEvent, status: HookStatus): Promise<unknown>;
   observability: Observability;

@@ -24,15 +24,23 @@ export type BundledFunctionProps = {
   environment?: Record<string, string>;
 };
 
-export function addBundledFunction(scope: Construct, props: BundledFunctionProps) {
-  const { settings } = props;
+/**
+ * A function's log group, with the stage's retention, and its role, which may write there and
+ * nothing else yet: its own instead of AWSLambdaBasicExecutionRole.
+ */
+export function addLogsAndRole(scope: Construct, settings: StageSettings) {
   const logGroup = new LogGroup(scope, 'Logs', {
     retention: settings.logRetention,
     removalPolicy: settings.removalPolicy,
   });
-  // Its own role instead of AWSLambdaBasicExecutionRole: write to this log group only.
   const role = new Role(scope, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
   logGroup.grantWrite(role);
+  return { logGroup, role };
+}
+
+export function addBundledFunction(scope: Construct, props: BundledFunctionProps) {
+  const { settings } = props;
+  const { logGroup, role } = addLogsAndRole(scope, settings);
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',

@@ -34,14 +34,7 @@ export class PetstoreRollout extends Construct {
     super(scope, id);
     const { settings, table, aliases, rolloutAlarms } = props;
     this.application = new LambdaApplication(this, 'Application');
-    const versions = Object.fromEntries(
-      Object.entries(aliases).map(([name, alias]) => [name, alias.version]),
-    );
-    this.hooks = new RolloutHooks(this, 'Hooks', {
-      settings,
-      table,
-      versions: versions as Record<PetstoreFunctionName, Alias['version']>,
-    });
+    this.hooks = new RolloutHooks(this, 'Hooks', { settings, table, aliases });
     // One role for every group (each would make its own): what CodeDeploy may do to the aliases.
     const role = new Role(this, 'ServiceRole', {
       assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),

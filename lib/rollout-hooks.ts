@@ -7,17 +7,17 @@
 // answers 401 to any request that carries it: it passes the authorizer and opens nothing.
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction, IFunction, IVersion } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Role } from 'aws-cdk-lib/aws-iam';
+import type { Alias, CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { AwsSdkCall } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { addBundledFunction } from '#lib/bundled-function.ts';
+import { addBundledFunction, addLogsAndRole } from '#lib/bundled-function.ts';
 import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { apiKeyItem } from '#shared/store/api-key-store.ts';
-import { API_KEY_PARTITION, TABLE_KEY } from '#shared/store/table.ts';
+import { apiKeyItem, hashApiKey } from '#shared/store/api-key-store.ts';
+import { API_KEY_PARTITION, apiKeyItemKey } from '#shared/store/table.ts';
 
 /** The hook key: not a secret, since API Gateway refuses it (see above). */
 export const ROLLOUT_HOOK_KEY = 'psk_rollout-hook';
@@ -36,8 +36,8 @@ const HOOK_TIMEOUT = Duration.minutes(1);
 export type RolloutHooksProps = {
   settings: StageSettings;
   table: ITable;
-  /** The version each deployment moves its function's alias to, by function name. */
-  versions: Record<PetstoreFunctionName, IVersion>;
+  /** Each function's `live` alias, by name: a deployment moves it to `alias.version`. */
+  aliases: Record<PetstoreFunctionName, Alias>;
 };
 
 /** An item of only string attributes in DynamoDB's own JSON, as the SDK call sends it. */
@@ -48,10 +48,10 @@ export class RolloutHooks extends Construct {
   /** The hook function of each function's deployment group. */
   readonly functions = {} as Record<PetstoreFunctionName, IFunction>;
 
-  constructor(scope: Construct, id: string, { settings, table, versions }: RolloutHooksProps) {
+  constructor(scope: Construct, id: string, { settings, table, aliases }: RolloutHooksProps) {
     super(scope, id);
     const hookKey = this.keepHookKey(table, settings);
-    for (const [name, version] of Object.entries(versions) as [PetstoreFunctionName, IVersion][]) {
+    for (const [name, { version }] of Object.entries(aliases) as [PetstoreFunctionName, Alias][]) {
       const { function: hook, role } = addBundledFunction(new Construct(this, name), {
         entry: 'functions/rollout-hook.ts',
         settings,
@@ -90,21 +90,13 @@ export class RolloutHooks extends Construct {
    * items only, and log to its own group.
    */
   private keepHookKey(table: ITable, settings: StageSettings): AwsCustomResource {
-    const role = new Role(this, 'HookKeyWriterRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-    });
-    const logGroup = new LogGroup(this, 'HookKeyWriterLogs', {
-      retention: settings.logRetention,
-      removalPolicy: settings.removalPolicy,
-    });
-    logGroup.grantWrite(role);
+    const { logGroup, role } = addLogsAndRole(new Construct(this, 'HookKeyWriter'), settings);
     const put: AwsSdkCall = {
       service: 'DynamoDB',
       action: 'putItem',
       parameters: { TableName: table.tableName, Item: attributeValues(ROLLOUT_HOOK_KEY_ITEM) },
       physicalResourceId: PhysicalResourceId.of(HOOK_KEY_ID),
     };
-    const { [TABLE_KEY.partitionKey]: pk, [TABLE_KEY.sortKey]: sk } = ROLLOUT_HOOK_KEY_ITEM;
     return new AwsCustomResource(this, 'HookKey', {
       onCreate: put,
       onUpdate: put,
@@ -113,7 +105,7 @@ export class RolloutHooks extends Construct {
         action: 'deleteItem',
         parameters: {
           TableName: table.tableName,
-          Key: attributeValues({ [TABLE_KEY.partitionKey]: pk, [TABLE_KEY.sortKey]: sk }),
+          Key: attributeValues(apiKeyItemKey(hashApiKey(ROLLOUT_HOOK_KEY))),
         },
       },
       policy: AwsCustomResourcePolicy.fromStatements([

@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CloudTemplate } from '#local/cloud-template.ts';
 import { circularDependencyProblem } from '#local/template-dependencies.ts';
+import { putStageRefBackOnApiAlarm } from '#test/support/rollout-circle.ts';
 import { synthesized } from './synthesize.ts';
 import type { SynthesizedStage } from './synthesize.ts';
 
@@ -23,15 +24,7 @@ describe('circular dependencies', () => {
     '$name: the API alarm naming the stage by reference closes the circle through the rollout',
     (stage) => {
       const template = templateOf(stage);
-      const [stageId] = stage.only('AWS::ApiGateway::Stage');
-      const [alarmId] = stage
-        .all('AWS::CloudWatch::Alarm')
-        .find(([, alarm]) => alarm.Properties.MetricName === '5XXError') ?? [''];
-      const alarm = template.Resources[alarmId]?.Properties as {
-        Dimensions: { Name: string; Value: unknown }[];
-      };
-      for (const dimension of alarm.Dimensions)
-        if (dimension.Name === 'Stage') dimension.Value = { Ref: stageId };
+      const { alarmId, stageId } = putStageRefBackOnApiAlarm(template);
 
       const problem = circularDependencyProblem(template) ?? '';
       expect(problem).toMatch(/^CloudFormation would reject this template: circular dependency between /);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from '@jest/globals';
 import type { CloudTemplate } from '#local/cloud-template.ts';
 import { killScripts, runScript } from '#test/support/process.ts';
+import { putStageRefBackOnApiAlarm } from '#test/support/rollout-circle.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 
 const copyDir = mkdtempSync(join(tmpdir(), 'petstore-circular-'));
@@ -27,15 +28,7 @@ function assemblyWithTheCircle(): string {
     readdirSync(stageDir).find((name) => name.endsWith('.template.json')) ?? '',
   );
   const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CloudTemplate;
-  const idOf = (matches: (properties: Record<string, unknown>, type: string) => boolean) =>
-    Object.entries(template.Resources).find(([, { Type, Properties = {} }]) =>
-      matches(Properties, Type),
-    )?.[0];
-  const stageId = idOf((_properties, type) => type === 'AWS::ApiGateway::Stage');
-  const alarm = template.Resources[idOf((properties) => properties.MetricName === '5XXError') ?? '']
-    ?.Properties as { Dimensions: { Name: string; Value: unknown }[] };
-  for (const dimension of alarm.Dimensions)
-    if (dimension.Name === 'Stage') dimension.Value = { Ref: stageId };
+  putStageRefBackOnApiAlarm(template);
   writeFileSync(templateFile, JSON.stringify(template));
   return copyDir;
 }
