@@ -1,6 +1,7 @@
 // The edges of HTTP/1.1 that Node's server leaves to its user, each answered with the API's Error
-// object rather than Node's bare answer or a closed socket: requests Node cannot parse, CONNECT,
-// the Host header's rules (RFC 9112 section 3.2) and absolute-form targets (section 3.2.2).
+// object rather than Node's bare answer or a closed socket: requests Node cannot parse or that
+// arrive too slowly, CONNECT, headers that must come once (Host, RFC 9112 section 3.2, and those a
+// proxy in front could read differently), and absolute-form targets (section 3.2.2).
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -30,8 +31,33 @@ function answerOnSocket(socket: Duplex, error: ApiError) {
   socket.end(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${head}\r\n\r\n${body}`);
 }
 
-/** Node refuses a request it cannot parse (bad method, URL or headers) before any handler runs. */
+/**
+ * How long a client may take to send the URL and headers, and the whole request, before a 408.
+ * API Gateway does not publish its own; these are of the order of its 29 s integration timeout,
+ * so that a client too slow for the deployed API is too slow here as well. The 408 carries
+ * validation_error, since a request that did not arrive is not a valid one: a new code would
+ * break v1's frozen Error.code enum for an answer only the local server gives.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Headers a proxy in front could read differently from us (first value or last) when sent twice. */
+const SINGLE_VALUE_HEADERS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
+
+const sentOnce = (name: string, times?: number) =>
+  invalid(`${name}: must be sent once${times === undefined ? '' : `, not ${times} times`}`);
+
+/**
+ * Node refuses a request it cannot parse (bad method, URL or headers), or one that did not arrive
+ * within its time, before any handler runs.
+ */
 export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const message = `request: not received in time: the headers are due within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${REQUEST_TIMEOUT_MS / 1000} s`;
+    return answerOnSocket(socket, new ApiError('validation_error', message, { status: 408 }));
+  }
+  if (error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH')
+    return answerOnSocket(socket, sentOnce('Content-Length'));
   const message =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 'request: the URL and headers are larger than 16 KiB'
@@ -59,15 +85,18 @@ const requiresHost = ({ httpVersionMajor: major, httpVersionMinor: minor }: Inco
 const isHost = ([name]: [string, string]) => name.toLowerCase() === 'host';
 
 /**
- * The Host rules of RFC 9112 section 3.2 (a 400 for an HTTP/1.1 request without Host, for more
- * than one, or for an invalid one), which Node checks only in part and answers without a body;
- * and an absolute-form target (section 3.2.2) served as its origin-form, its authority replacing
- * the Host header, whose value is then ignored.
+ * A 400 for a header of SINGLE_VALUE_HEADERS sent more than once; the Host rules of RFC 9112
+ * section 3.2 (a 400 for an HTTP/1.1 request without Host or with an invalid one), which Node
+ * checks only in part and answers without a body; and an absolute-form target (section 3.2.2)
+ * served as its origin-form, its authority replacing the Host header, whose value is then ignored.
  */
 export function routedRequest(request: IncomingMessage): RoutedRequest | ApiError {
   const headers = pairs(request.rawHeaders);
+  for (const single of SINGLE_VALUE_HEADERS) {
+    const times = headers.filter(([name]) => name.toLowerCase() === single.toLowerCase()).length;
+    if (times > 1) return sentOnce(single, times);
+  }
   const hosts = headers.filter(isHost);
-  if (hosts.length > 1) return invalid(`Host: must be sent once, not ${hosts.length} times`);
   if (hosts.length === 0 && requiresHost(request)) return invalid('Host: is required in an HTTP/1.1 request');
 
   const target = request.url ?? '/';

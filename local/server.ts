@@ -1,10 +1,11 @@
 // The local API: a plain Node HTTP server in front of a local API Gateway (local/api-gateway.ts).
-// It keeps at most one byte past the body limit (the function then answers 413), answers the edges
-// of HTTP/1.1 with an Error object too (local/http-edges.ts), logs one access line per request, and
-// closes without cutting a request it has accepted.
+// It keeps at most one byte past the body limit (the function then answers 413) and reads nothing
+// past the gateway's, answers the edges of HTTP/1.1 with an Error object too (local/http-edges.ts),
+// logs one access line per request, and closes without cutting a request it has accepted
+// (local/connections.ts).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '#shared/api-error.ts';
@@ -12,7 +13,14 @@ import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 import { MAX_REQUEST_BYTES } from '#local/api-gateway.ts';
 import type { ApiGateway } from '#local/api-gateway.ts';
-import { answerConnect, answerUnparsableRequest, routedRequest } from '#local/http-edges.ts';
+import { DRAIN_LINGER_MS, trackConnections } from '#local/connections.ts';
+import {
+  answerConnect,
+  answerUnparsableRequest,
+  HEADERS_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  routedRequest,
+} from '#local/http-edges.ts';
 
 export type AccessLogEntry = {
   method: string;
@@ -27,8 +35,11 @@ export type LocalServerOptions = {
   port?: number;
   host?: string;
   accessLog?: (entry: AccessLogEntry) => void;
-  /** SHUTDOWN_GRACE_MS unless a test needs a shorter one. */
+  /** SHUTDOWN_GRACE_MS, DRAIN_LINGER_MS and the request timeouts, unless a test needs shorter ones. */
   shutdownGraceMs?: number;
+  drainLingerMs?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 };
 
 export type LocalServer = {
@@ -43,66 +54,38 @@ export type LocalServer = {
 /** How long close() lets the requests in flight finish before it cuts their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Past this, a client still sending is cut off instead of being answered. */
-const MAX_DRAINED_BYTES = 10 * MAX_REQUEST_BYTES;
-
 /**
  * Reads the whole request (so that the client, done sending, reads a clean answer) but keeps only
- * one byte past the body limit: enough for the functions' 413.
+ * one byte past the body limit: enough for the functions' 413. It stops reading past the gateway's
+ * limit, which is then answered at once.
  */
 function readBody(request: IncomingMessage): Promise<{ body: Buffer; bodyBytes: number }> {
   return new Promise((resolve, reject) => {
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let totalBytes = 0;
+    const done = () =>
+      resolve({ body: Buffer.concat(kept).subarray(0, MAX_BODY_BYTES + 1), bodyBytes: totalBytes });
     request.on('data', (chunk: Buffer) => {
       totalBytes += chunk.length;
-      if (totalBytes > MAX_DRAINED_BYTES) request.destroy(new Error('Request body without end'));
       if (keptBytes <= MAX_BODY_BYTES) {
         kept.push(chunk);
         keptBytes += chunk.length;
       }
+      if (totalBytes > MAX_REQUEST_BYTES) {
+        request.pause();
+        done();
+      }
     });
-    request.on('end', () =>
-      resolve({
-        body: Buffer.concat(kept).subarray(0, MAX_BODY_BYTES + 1),
-        bodyBytes: totalBytes,
-      }),
-    );
+    request.on('end', done);
     request.on('error', reject);
   });
 }
 
-/**
- * Closes the server as a deployment would drain an instance: no new connection from the first
- * moment, idle keep-alive connections closed at once (Node's close() does that), each request in
- * flight answered in full, and every answer from then on the last of its connection. Past the
- * grace period, whatever is still open is cut.
- */
-function drainOnClose(server: Server, graceMs: number) {
-  let draining = false;
-  let closed: Promise<void> | undefined;
-  // The server's own list leaves out the sockets it handed over (CONNECT): these are all of them.
-  const sockets = new Set<Duplex>();
-  server.on('connection', (socket: Duplex) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-
-  function close() {
-    closed ??= new Promise<void>((resolve) => {
-      draining = true;
-      const cutOff = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, graceMs);
-      server.close(() => {
-        clearTimeout(cutOff);
-        resolve();
-      });
-    });
-    return closed;
-  }
-  return { close, isDraining: () => draining };
+/** A Content-Length past the gateway's limit: the request is answered without reading its body. */
+function declaredTooLarge(request: IncomingMessage) {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  return declared > MAX_REQUEST_BYTES ? { body: Buffer.alloc(0), bodyBytes: declared } : undefined;
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
@@ -112,12 +95,18 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     host = '127.0.0.1',
     accessLog = () => undefined,
     shutdownGraceMs = SHUTDOWN_GRACE_MS,
+    drainLingerMs = DRAIN_LINGER_MS,
+    headersTimeoutMs = HEADERS_TIMEOUT_MS,
+    requestTimeoutMs = REQUEST_TIMEOUT_MS,
   } = options;
 
   async function serve(request: IncomingMessage, response: ServerResponse, expectation?: string) {
     const started = performance.now();
     const requestId = randomUUID();
-    const { body, bodyBytes } = await readBody(request);
+    const tooLarge = declaredTooLarge(request);
+    const { body, bodyBytes } = tooLarge ?? (await readBody(request));
+    // The connection was closed for good while the request arrived: its client will read no answer.
+    if (request.socket.writableEnded) return response.destroy();
     const routed = routedRequest(request);
     const result =
       routed instanceof ApiError
@@ -136,9 +125,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       ...result.headers,
       'Content-Length': Buffer.byteLength(result.body),
       'x-amzn-RequestId': requestId,
-      // Node would keep the connection alive, and so hold its close() up until the keep-alive
-      // timeout; this way the client knows not to send another request on it, and Node closes it.
-      ...(drain.isDraining() && { Connection: 'close' }),
+      // While draining, the client knows not to send another request on the connection, and Node
+      // closes it. A body left unread cannot be skipped over to reach the next request.
+      ...((connections.isDraining() || !request.complete) && { Connection: 'close' }),
     });
     response.end(result.body);
     accessLog({
@@ -151,25 +140,37 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
 
   function answer(request: IncomingMessage, response: ServerResponse, expectation?: string) {
+    connections.hold(request, response);
     // A request cut off mid-body (the client went away) has no one left to answer.
     serve(request, response, expectation).catch(() => response.destroy());
   }
 
-  // Without requireHostHeader: false, Node answers a missing Host with a bare 400 of its own.
-  const server = createServer({ requireHostHeader: false }, answer);
+  const server = createServer(
+    {
+      // Without it, Node answers a missing Host with a bare 400 of its own.
+      requireHostHeader: false,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for late requests: often enough for the 408 to come on time.
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs / 4),
+    },
+    answer,
+  );
+  const connections = trackConnections(server, { graceMs: shutdownGraceMs, lingerMs: drainLingerMs });
   // Node answers any Expect but 100-continue with a bare 417 unless it is listened for; the
   // gateway answers it instead, after the authorizer, so that a request without a key gets its 401.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
     answer(request, response, request.headers.expect ?? ''),
   );
-  server.on('clientError', answerUnparsableRequest);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    void connections.completeRequestsAnswered(socket).then(() => answerUnparsableRequest(error, socket));
+  });
   server.on('connect', answerConnect);
-  const drain = drainOnClose(server, shutdownGraceMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { url: `http://${urlHost}:${address.port}`, close: drain.close };
+  return { url: `http://${urlHost}:${address.port}`, close: connections.close };
 }

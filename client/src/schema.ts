@@ -88,7 +88,7 @@ export interface components {
      *
      *     | HTTP | code | when |
      *     |---|---|---|
-     *     | 400 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor |
+     *     | 400, 408 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after 10 s or all of it after 30 s (408, the local server's answer) |
      *     | 401 | `unauthorized` | the API key is missing, malformed, unknown or revoked |
      *     | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address) |
      *     | 404 | `not_found` | the animal or the route does not exist |

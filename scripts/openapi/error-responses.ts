@@ -5,11 +5,12 @@ import { ERROR_CATALOGUE } from '#shared/api-error.ts';
 import type { ApiError, ErrorCode } from '#shared/api-error.ts';
 import { gatewayErrorOf } from '#shared/http/gateway-responses.ts';
 import { bodyTooLarge, MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '#local/http-edges.ts';
 import type { Json } from './objects.ts';
 import { header, RETRY_AFTER } from './response-headers.ts';
 
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
-  validation_error: 'a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor',
+  validation_error: `a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after ${HEADERS_TIMEOUT_MS / 1000} s or all of it after ${REQUEST_TIMEOUT_MS / 1000} s (408, the local server's answer)`,
   unauthorized: 'the API key is missing, malformed, unknown or revoked',
   forbidden:
     "production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address)",
@@ -28,6 +29,7 @@ const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
 
 /** The codes answered with more than one status. */
 const MORE_STATUSES: Partial<Record<ErrorCode, string>> = {
+  validation_error: '400, 408',
   idempotency_conflict: '409, 422',
   service_unavailable: '502, 503, 504',
 };

@@ -40,6 +40,21 @@ function completeResponseLength(bytes: Buffer): number | undefined {
   }
 }
 
+/** The whole responses in what a connection received, one after the other. */
+function responsesOf(received: string): string[] {
+  const responses: string[] = [];
+  let rest = Buffer.from(received);
+  for (
+    let length = completeResponseLength(rest);
+    length !== undefined;
+    length = completeResponseLength(rest)
+  ) {
+    responses.push(rest.subarray(0, length).toString());
+    rest = rest.subarray(length);
+  }
+  return responses;
+}
+
 /**
  * Sends `request` on a new connection and reads one whole response. The connection stays open
  * for writing: Node's server takes a client's half-close as the request's abort.
@@ -58,13 +73,17 @@ function raw(request: string | Buffer, url = running.server.url): Promise<string
   });
 }
 
-/** A connection kept open: what came back so far, a wait for more, and its close. */
+/** A connection kept open: what came back so far, a wait for more, its close and how it closed. */
 function openConnection(url: string) {
   const socket = connect(Number(new URL(url).port), '127.0.0.1');
   let received = '';
+  let error: string | undefined;
   socket.on('data', (chunk) => (received += chunk.toString()));
+  socket.on('error', (cause: NodeJS.ErrnoException) => (error = cause.code));
   const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
   return {
+    /** The error the connection met (ECONNRESET for a reset), if any. */
+    error: () => error,
     write: (text: string) => socket.write(text),
     closed,
     received: () => received,
@@ -126,11 +145,95 @@ describe('requests Node cannot parse, and uploads API Gateway would refuse', () 
     expectErrorObject(await raw(request), 400, 'validation_error', /^request: /);
   });
 
-  it('answers a body over API Gateway’s 10 MiB with 413, without the functions', async () => {
+  it('answers a Content-Length over API Gateway’s 10 MiB with 413 at once, before any of the body', async () => {
     const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${running.server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n`;
-    const answer = await raw(Buffer.concat([Buffer.from(head), Buffer.alloc(11 * 1024 * 1024, 0x20)]));
-    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
-    expect(bodyOf(answer)).toMatchObject({ code: 'payload_too_large', status: 413 });
+    const answer = await raw(head);
+    expectErrorObject(answer, 413, 'payload_too_large', /10 MiB/);
+    expect(headOf(answer)).toMatch(/^Connection: close$/m);
+  });
+
+  it('answers a chunked body that grows past 10 MiB with 413, without reading the rest', async () => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${running.server.apiKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = Buffer.concat([
+      Buffer.from(`${(1024 * 1024).toString(16)}\r\n`),
+      Buffer.alloc(1024 * 1024, 0x20),
+      Buffer.from('\r\n'),
+    ]);
+    // 11 MiB of chunks, and no last chunk: the answer cannot wait for the end.
+    const answer = await raw(Buffer.concat([Buffer.from(head), ...Array.from({ length: 11 }, () => chunk)]));
+    expectErrorObject(answer, 413, 'payload_too_large', /10 MiB/);
+  });
+});
+
+describe('a complete request followed by bytes that are not one', () => {
+  const garbage = '\x01\r\n\r\n';
+
+  /** The answers the server sends on one connection, until it closes it. */
+  async function exchange(request: string) {
+    const connection = openConnection(running.server.url);
+    connection.write(request);
+    return responsesOf(await connection.closed);
+  }
+
+  it('answers the request first, then the 400, then closes: a pet created is a pet the client was told of', async () => {
+    const idempotencyKey = `garbage-${Date.now()}`;
+    const body = JSON.stringify({ name: 'Followed by garbage', categoryId: 7 });
+    const post = `POST /v1/pets HTTP/1.1\r\n${authorized()}Content-Type: application/json\r\nIdempotency-Key: ${idempotencyKey}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const [created, refused, ...rest] = await exchange(post + garbage);
+    expect(rest).toEqual([]);
+    expect(statusLineOf(created ?? '')).toBe('HTTP/1.1 201 Created');
+    const pet = bodyOf(created ?? '') as { id: number; name: string };
+    expect(pet.name).toBe('Followed by garbage');
+    expectErrorObject(refused ?? '', 400, 'validation_error', /^request: is not a valid HTTP\/1\.1 request/);
+    expect(headOf(refused ?? '')).toMatch(/^Connection: close$/m);
+    const replayed = await request('/v1/pets', {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+    });
+    expect(replayed.status).toBe(201);
+    expect(replayed.json).toEqual(pet);
+  });
+
+  it('answers a GET before the garbage with its 200', async () => {
+    const [listed, refused] = await exchange(get('/v1/pets', authorized()) + garbage);
+    expect(statusLineOf(listed ?? '')).toBe('HTTP/1.1 200 OK');
+    expectErrorObject(refused ?? '', 400, 'validation_error', /^request: is not a valid/);
+  });
+});
+
+describe('requests that arrive too slowly', () => {
+  const HEADERS_TIMEOUT_MS = 300;
+  const REQUEST_TIMEOUT_MS = 600;
+
+  async function slowServer() {
+    const seen: GatewayRequest[] = [];
+    const server = await startLocalServer({
+      gateway: recordingGateway(seen),
+      port: 0,
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    return { server, seen };
+  }
+
+  it.each([
+    ['headers that never end', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n'],
+    [
+      'a body shorter than its Content-Length',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{"',
+    ],
+  ])('answers %s 408, and executes nothing', async (_case, partial) => {
+    const { server, seen } = await slowServer();
+    try {
+      const connection = openConnection(server.url);
+      connection.write(partial);
+      const answer = await connection.closed;
+      expectErrorObject(answer, 408, 'validation_error', /^request: not received in time/);
+      expect(seen).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -204,13 +307,27 @@ describe('absolute-form targets', () => {
   });
 });
 
-describe('the Host header', () => {
+describe('the Host header, and the headers that must come once', () => {
+  const postWith = (headers: string) =>
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: 2\r\n\r\n{}`;
   it.each([
     ['an HTTP/1.1 request without Host', get('/v1/pets', ''), /^Host: is required/],
     ['two Host headers', get('/v1/pets', 'Host: a\r\nhost: a\r\n'), /^Host: must be sent once, not 2 times$/],
+    [
+      'two Content-Type headers',
+      postWith('Content-Type: text/plain\r\nContent-Type: application/json\r\n'),
+      /^Content-Type: must be sent once, not 2 times$/,
+    ],
+    ['two Content-Length headers', postWith('Content-Length: 2\r\n'), /^Content-Length: must be sent once$/],
     ['a Host that is not an authority', get('/v1/pets', 'Host: a/b\r\n'), /^Host: must be a host name/],
   ])('answers %s 400', async (_case, request, message) => {
     expectErrorObject(await raw(request), 400, 'validation_error', message);
+  });
+
+  it('answers two Authorization headers 400, even a bad key followed by a good one', async () => {
+    const keys = `Authorization: Bearer bad\r\nauthorization: Bearer ${running.server.apiKey}\r\n`;
+    const answer = await raw(get('/v1/pets', `Host: x\r\n${keys}`));
+    expectErrorObject(answer, 400, 'validation_error', /^Authorization: must be sent once, not 2 times$/);
   });
 
   it('serves an HTTP/1.0 request without Host', async () => {
@@ -252,19 +369,15 @@ function heldGateway() {
 }
 
 describe('close()', () => {
-  it('refuses new connections, closes idle ones at once and answers the request in flight in full', async () => {
+  it('refuses new connections and answers the request in flight in full', async () => {
     const held = heldGateway();
     const server = await startLocalServer({ gateway: held.gateway, port: 0 });
-    const idle = openConnection(server.url);
-    idle.write(get('/fast', 'Host: x\r\n'));
-    await idle.waitFor(/\{"done":true\}$/);
     const busy = openConnection(server.url);
     busy.write(get('/slow', 'Host: x\r\n'));
     await held.slowArrived;
 
     const closing = server.close();
     expect(server.close()).toBe(closing);
-    await idle.closed;
     expect(await connectionError(server.url)).toBe('ECONNREFUSED');
     held.release();
     const answer = await busy.closed;
@@ -272,6 +385,25 @@ describe('close()', () => {
     expect(statusLineOf(answer)).toBe('HTTP/1.1 200 OK');
     expect(headOf(answer)).toMatch(/^Connection: close$/m);
     expect(answer.endsWith('{"done":true}')).toBe(true);
+  });
+
+  it('answers a request sent on an idle keep-alive connection just after, and closes idle ones cleanly after the linger', async () => {
+    const server = await startLocalServer({ gateway: heldGateway().gateway, port: 0, drainLingerMs: 300 });
+    const [reused, idle] = [openConnection(server.url), openConnection(server.url)];
+    for (const connection of [reused, idle]) {
+      connection.write(get('/fast', 'Host: x\r\n'));
+      await connection.waitFor(/\{"done":true\}$/);
+    }
+    const closing = server.close();
+    // Sent before the client could know of the close: answered, and the connection's last.
+    reused.write(get('/fast', 'Host: x\r\n'));
+    const [, second] = responsesOf(await reused.closed);
+    expect(statusLineOf(second ?? '')).toBe('HTTP/1.1 200 OK');
+    expect(headOf(second ?? '')).toMatch(/^Connection: close$/m);
+    // The idle one is closed after the linger, with a FIN rather than a reset.
+    await idle.closed;
+    await closing;
+    expect([reused.error(), idle.error()]).toEqual([undefined, undefined]);
   });
 
   it('cuts what is still in flight after the grace period, then resolves', async () => {
