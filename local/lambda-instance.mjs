@@ -3,6 +3,9 @@
 // as the Node.js runtime does (.mjs, .js or .cjs; the bundles are CommonJS .js files), reports
 // that it is ready or why its init failed, then answers one invocation at a time over IPC. An
 // exception that escapes a handler ends the process, as it ends a Lambda instance.
+// The runner alone decides when an instance stops (it kills it, or goes away and disconnects):
+// Ctrl-C in a terminal signals the whole process group, and an instance that died of it would
+// fail the requests the stage run is still draining.
 // Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
 // Lambda.
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,6 +73,9 @@ const lambdaContext = ({ requestId, deadline }) => ({
   callbackWaitsForEmptyEventLoop: true,
   getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
 });
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => undefined);
+process.on('disconnect', () => process.exit());
 
 let handler;
 try {

@@ -1,6 +1,7 @@
 // What `npm start`, `npm run dev` and `npm run start:stage` share: their settings read once from the
 // environment (listed in the README), one line for each thing that stops them, the HTTP server, the
-// banner with the record `npm run keys` finds the server by, and the drain on SIGINT/SIGTERM.
+// banner with the record `npm run keys` finds the server by, and the drain on SIGINT/SIGTERM or
+// when the process that started the server goes away.
 import { resolve } from 'node:path';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
@@ -117,13 +118,46 @@ export function announce(
   Try:      curl -H 'Authorization: Bearer ${apiKey.key}' ${url}/v1/pets${docs ? `\n  Docs:     ${url}/docs` : ''}`);
 }
 
-/** On SIGINT or SIGTERM: close what runs, in order, and exit 0. */
-export function shutdownOnSignals(...closers: (() => Promise<void>)[]) {
-  async function shutdown(signal: string) {
-    console.log(`${signal}: shutting down`);
-    for (const close of closers) await close();
-    process.exit(0);
+/** How often a server checks that the process that started it is still there. */
+export const PARENT_CHECK_MS = 500;
+
+/**
+ * Whether the process that started this one has gone: reparented (POSIX), or no longer running
+ * (Windows keeps the old parent id).
+ */
+function parentGone(parentPid: number) {
+  if (process.ppid !== parentPid) return true;
+  try {
+    process.kill(parentPid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/**
+ * On SIGINT or SIGTERM, or once the process that started this one has gone, close what runs, in
+ * order, and exit 0. A process manager stops `npm start` by signalling npm, which passes the signal
+ * to the shell that runs the script but not past it: without the watch, the server would outlive
+ * npm and keep its port.
+ */
+export function shutdownOnSignals(...closers: (() => Promise<void>)[]) {
+  let stopping: Promise<void> | undefined;
+  const shutdown = (reason: string) =>
+    (stopping ??= (async () => {
+      console.log(`${reason}: shutting down`);
+      for (const close of closers) await close();
+      process.exit(0);
+    })());
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const parentPid = process.ppid;
+  // A process started by init (a container's entry point) has no parent to outlive.
+  if (parentPid <= 1) return;
+  const watch = setInterval(() => {
+    if (!parentGone(parentPid)) return;
+    clearInterval(watch);
+    void shutdown(`the process that started this server (pid ${parentPid}) has exited`);
+  }, PARENT_CHECK_MS);
+  watch.unref();
 }

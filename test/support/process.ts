@@ -26,17 +26,22 @@ const running: ChildProcessWithoutNullStreams[] = [];
 
 export type ScriptRun = ReturnType<typeof runScript>;
 
-/** `env` adds to the inherited environment; a variable given as undefined is not passed on. */
+/**
+ * `env` adds to the inherited environment; a variable given as undefined is not passed on. With
+ * `processGroup`, the script leads a process group of its own, as a terminal's foreground job
+ * does: `process.kill(-run.child.pid, 'SIGINT')` is then the terminal's Ctrl-C.
+ */
 export function runScript(
   script: string,
   args: string[],
   env: Record<string, string | undefined>,
-  { cwd = REPO_ROOT }: { cwd?: string } = {},
+  { cwd = REPO_ROOT, processGroup = false }: { cwd?: string; processGroup?: boolean } = {},
 ) {
   const { AWS_ENDPOINT_URL_DYNAMODB: _endpoint, PETSTORE_TABLE_NAME: _table, ...inherited } = process.env;
   const child = spawn(process.execPath, [resolvePath(REPO_ROOT, script), ...args], {
     cwd,
     env: { ...inherited, ...env },
+    detached: processGroup,
   });
   running.push(child);
   let output = '';

@@ -1,0 +1,136 @@
+// Stopping the servers while clients keep using them: keep-alive clients that keep sending through
+// the signal, a SIGTERM from a process manager, Ctrl-C in a terminal (SIGINT to the whole process
+// group, the stage run's function instances included) and a process manager that stops npm
+// instead of the server. Every request that reaches a server is answered in full, none with a 5xx;
+// a client meets only a refused new connection, never a reset; the server exits 0.
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
+
+afterEach(killScripts);
+
+/** Clients sending one request after another on their keep-alive connections. */
+const CLIENTS = 8;
+/** Requests each client has answered before the signal is sent. */
+const ANSWERED_BEFORE_SIGNAL = 3;
+
+type Outcome = { status: number; connection: string | null } | { error: string };
+
+/**
+ * Sends requests one after another, creating a pet every other one, until one fails; the failure
+ * is its cause's code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET for a connection closed under a
+ * request).
+ */
+async function keepSending(url: string, key: string, client: number, outcomes: Outcome[]) {
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  for (let i = 0; ; i++) {
+    const create = i % 2 === 1;
+    try {
+      const response = await fetch(`${url}/v1/pets`, {
+        method: create ? 'POST' : 'GET',
+        headers,
+        body: create ? JSON.stringify({ name: `Client ${client} pet ${i}`, categoryId: 1 }) : undefined,
+      });
+      await response.arrayBuffer();
+      outcomes.push({ status: response.status, connection: response.headers.get('connection') });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      outcomes.push({ error: cause?.code ?? cause?.message ?? String(error) });
+      return;
+    }
+  }
+}
+
+async function underLoad(url: string, key: string, signal: () => void) {
+  const outcomes = Array.from({ length: CLIENTS }, () => [] as Outcome[]);
+  const clients = outcomes.map((client, i) => keepSending(url, key, i, client));
+  for (let waited = 0; outcomes.some((client) => client.length < ANSWERED_BEFORE_SIGNAL); waited += 20) {
+    if (waited > 30_000) throw new Error('the clients did not get their first answers');
+    await sleep(20);
+  }
+  signal();
+  await Promise.all(clients);
+  return outcomes;
+}
+
+function expectCleanDrain(outcomes: Outcome[][]) {
+  for (const client of outcomes) {
+    const last = client.at(-1);
+    const answers = client.slice(0, -1);
+    // Each client's last request found the server gone: its new connection was refused.
+    expect(last).toEqual({ error: 'ECONNREFUSED' });
+    for (const answer of answers)
+      expect(answer).toEqual({ status: expect.any(Number), connection: expect.any(String) });
+    expect(answers.filter((answer) => 'status' in answer && answer.status >= 300)).toEqual([]);
+    // The answer before the refusal told the client the connection was closing.
+    expect(answers.at(-1)).toMatchObject({ connection: 'close' });
+  }
+}
+
+describe.each([
+  ['npm start', 'local/start.ts', []],
+  ['npm run start:stage -- production', 'local/start-stage.ts', ['production']],
+])('%s, stopped under keep-alive load', (_name, script, args) => {
+  const key = `k_drain_${Date.now()}`;
+
+  it('answers every request that reached it on SIGTERM, and exits 0', async () => {
+    const run = runScript(script, args, { PORT: '0', PETSTORE_API_KEY: key });
+    const url = await bannerUrl(run);
+    expectCleanDrain(await underLoad(url, key, () => run.child.kill('SIGTERM')));
+    expect(await run.exited).toBe(0);
+    expect(run.output()).not.toMatch(/"status":5\d\d|LEVEL_|Error/);
+  });
+
+  it('drains the same way on Ctrl-C, which signals the whole process group', async () => {
+    const run = runScript(script, args, { PORT: '0', PETSTORE_API_KEY: key }, { processGroup: true });
+    const url = await bannerUrl(run);
+    expectCleanDrain(await underLoad(url, key, () => process.kill(-(run.child.pid ?? 0), 'SIGINT')));
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/SIGINT: shutting down/);
+    expect(run.output()).not.toMatch(/"status":5\d\d|LEVEL_|Error/);
+  });
+});
+
+describe('npm start under a process manager', () => {
+  const key = 'k_process_manager';
+
+  it('stops when npm, which started it, is stopped with SIGTERM', async () => {
+    // npm itself, as a process manager starts it: the npm that runs the tests (npm_execpath).
+    const npm = spawn(process.execPath, [process.env.npm_execpath ?? '', 'start'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORT: '0', PETSTORE_API_KEY: key },
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      for (let waited = 0; !/listening on (http:\S+)\/v1/.test(output); waited += 50) {
+        if (waited > 20_000) throw new Error(`npm start did not start:\n${output}`);
+        await sleep(50);
+      }
+      const url = /listening on (http:\S+)\/v1/.exec(output)?.[1] ?? '';
+      expect((await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(
+        200,
+      );
+      npm.kill('SIGTERM');
+      expect(await stopsAnswering(url)).toBe(true);
+    } finally {
+      npm.kill('SIGKILL');
+    }
+  });
+});
+
+/** Whether the server at `url` stops accepting connections within a few seconds. */
+async function stopsAnswering(url: string) {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    const refused = await fetch(url).then(
+      () => false,
+      (error: { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
+    );
+    if (refused) return true;
+    await sleep(100);
+  }
+  return false;
+}
