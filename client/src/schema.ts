@@ -95,7 +95,7 @@ export interface components {
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      *     | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422) |
      *     | 413 | `payload_too_large` | the request body is over 16 KiB |
-     *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine) |
+     *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine), or has a `Content-Encoding` other than `identity` |
      *     | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key (without one: 401) |
      *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
@@ -296,9 +296,11 @@ export interface components {
         };
       };
     };
-    /** @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter is fine). */
+    /** @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter is fine), or it is content-encoded: the API reads bodies as sent, so a `Content-Encoding` other than `identity` (gzip, br, deflate...) is refused, not decoded. */
     UnsupportedMediaType: {
       headers: {
+        /** @description Only on a 415 for a `Content-Encoding`: the one coding a body may have (RFC 9110). */
+        'Accept-Encoding'?: 'identity';
         [name: string]: unknown;
       };
       content: {

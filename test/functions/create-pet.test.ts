@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
@@ -142,6 +143,72 @@ describe('createPet', () => {
     );
     expect(response.status).toBe(415);
     expect(response.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  });
+
+  const pet = JSON.stringify({ name: 'Zipped', categoryId: 1 });
+  it.each([
+    ['a gzip body', 'gzip', gzipSync(pet)],
+    ['a plain body labelled br', 'br', pet],
+    ['a plain body labelled deflate', 'deflate', pet],
+    ['a coding in capitals', 'GZIP', pet],
+    ['identity followed by a coding', 'identity, gzip', pet],
+    ['an unknown coding', 'x-rot13', pet],
+    ['an empty body with a coding', 'gzip', ''],
+  ])(
+    'answers 415 with Accept-Encoding: identity for %s, and stores nothing',
+    async (_case, contentEncoding, body) => {
+      const before = await petCount();
+      const response = await invoke(
+        createPet,
+        createPetRequest(body, { headers: [['Content-Encoding', contentEncoding]] }),
+      );
+      expect(response.status).toBe(415);
+      expect(response.json).toEqual({
+        code: 'unsupported_media_type',
+        message: expect.stringMatching(/^Content-Encoding: /),
+        status: 415,
+      });
+      expect(response.headers['Accept-Encoding']).toBe('identity');
+      expect(await petCount()).toBe(before);
+    },
+  );
+
+  it('answers 415 when any of repeated Content-Encoding headers, in any spelling, is a coding', async () => {
+    for (const headers of [
+      [
+        ['Content-Encoding', 'gzip'],
+        ['Content-Encoding', 'identity'],
+      ],
+      [
+        ['content-encoding', 'br'],
+        ['Content-Encoding', 'identity'],
+      ],
+    ] as [string, string][][]) {
+      const response = await invoke(createPet, createPetRequest(pet, { headers }));
+      expect(response.status).toBe(415);
+    }
+  });
+
+  it('accepts identity, in any case, as a list with spaces and empty elements', async () => {
+    for (const contentEncoding of ['identity', 'IDENTITY', ' identity , Identity', 'identity,,', '']) {
+      const response = await invoke(
+        createPet,
+        createPetRequest(pet, { headers: [['Content-Encoding', contentEncoding]] }),
+      );
+      expect(response.status).toBe(201);
+      expect(response.headers['Accept-Encoding']).toBeUndefined();
+    }
+  });
+
+  it('answers 413 before 415 for a content-encoded body over 16 KiB, and 415 before 400', async () => {
+    const big = Buffer.alloc(16 * 1024 + 1, 'x');
+    const tooLarge = await invoke(
+      createPet,
+      createPetRequest(big, { headers: [['Content-Encoding', 'gzip']] }),
+    );
+    expect(tooLarge.status).toBe(413);
+    const invalid = await invoke(createPet, createPetRequest('{', { headers: [['Content-Encoding', 'br']] }));
+    expect(invalid.status).toBe(415);
   });
 
   it('answers 413 payload_too_large past 16 KiB, before checking the media type', async () => {

@@ -123,6 +123,43 @@ describe('hostile input', () => {
     );
   });
 
+  it('createPet: any Content-Encoding but identity is a 415 with Accept-Encoding, and stores nothing', async () => {
+    const coding = fc.oneof(
+      fc.constantFrom('gzip', 'x-gzip', 'br', 'deflate', 'compress', 'zstd', 'aes128gcm', 'GZip'),
+      fc.string({ minLength: 1, maxLength: 12 }).map(headerSafe),
+    );
+    // The coding among identities and empty list elements, in any place.
+    const contentEncoding = fc
+      .tuple(
+        fc.array(fc.constantFrom<string>('identity', 'IDENTITY', '', ' '), { maxLength: 2 }),
+        coding,
+        fc.nat(),
+      )
+      .map(([identities, other, at]) =>
+        identities.toSpliced(at % (identities.length + 1), 0, other).join(','),
+      );
+    await fc.assert(
+      fc.asyncProperty(contentEncoding, async (value) => {
+        fc.pre(!/^[\s,]*(identity[\s,]*)*$/i.test(value));
+        const stored = await storedPets();
+        const response = await call({
+          method: 'POST',
+          target: '/v1/pets',
+          headers: [
+            ['Content-Type', 'application/json'],
+            ['Content-Encoding', value],
+          ],
+          body: '{"name":"Encoded","categoryId":1}',
+        });
+        expect(response.status).toBe(415);
+        expect(response.json.code).toBe('unsupported_media_type');
+        expect(response.headers['Accept-Encoding']).toBe('identity');
+        expect(await storedPets()).toBe(stored);
+      }),
+      RUNS,
+    );
+  });
+
   it('createPet: any Idempotency-Key header value is accepted or a 400', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), async (idempotencyKey) => {
