@@ -53,7 +53,7 @@ export interface components {
     PetStatus: 'available' | 'pending' | 'sold';
     /** @description An animal to add: exactly these fields; any other field (`id` included) is a 400. */
     NewPet: {
-      /** @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one), not only whitespace. Stored and returned as sent. */
+      /** @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one), not only whitespace, and no control character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F: tab, CR, LF and ESC included). Stored and returned as sent. */
       name: string;
       /**
        * Format: int64

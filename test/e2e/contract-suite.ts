@@ -225,6 +225,15 @@ export function defineContractSuite(target: () => E2eTarget): void {
       }
     });
 
+    it('answers 400 naming name for a name with control characters', async () => {
+      for (const name of ['a\u0000b', '\u001b[31mRex', 'Rex\r\nforged', 'Rex\u009b']) {
+        const body = JSON.stringify({ name: `e2e ${runId} ${name}`, categoryId: 0 });
+        const response = await request('/v1/pets', { method: 'POST', body });
+        expectError(response, 400, 'validation_error');
+        expect((response.json as { message: string }).message).toMatch(/^name: must not contain control/);
+      }
+    });
+
     it('answers 413 for a body over 16 KiB', async () => {
       const body = JSON.stringify({ name: 'x'.repeat(17_000), categoryId: 1 });
       expectError(await request('/v1/pets', { method: 'POST', body }), 413, 'payload_too_large');

@@ -53,6 +53,14 @@ describe('createPet', () => {
     }
   });
 
+  it('accepts names next to the control ranges: space, U+00A0, and the ZWJ of emoji', async () => {
+    for (const name of [' Rex ', 'Rex\u00a0II', '~Rex~', '👩\u200d👩\u200d👧', 'Ré\u00a0\u2028']) {
+      const response = await invoke(createPet, createPetRequest({ name, categoryId: 3 }));
+      expect(response.status).toBe(201);
+      expect((response.json as { name: string }).name).toBe(name);
+    }
+  });
+
   it('accepts application/json with a UTF-8 charset, in any case', async () => {
     for (const contentType of ['application/json; charset=utf-8', 'Application/JSON; Charset="UTF-8"']) {
       const response = await invoke(
@@ -67,7 +75,14 @@ describe('createPet', () => {
     ['missing name', '{"categoryId":1}', 'name: is required'],
     ['missing categoryId', '{"name":"Rex"}', 'categoryId: is required'],
     ['empty name', '{"name":"","categoryId":1}', 'name: must be 1 to 100 characters'],
-    ['blank name', '{"name":" \\t\\n ","categoryId":1}', 'name: must not be only whitespace'],
+    ['blank name', '{"name":" \\u00a0\\u3000 ","categoryId":1}', 'name: must not be only whitespace'],
+    ['name of tab and newline', '{"name":" \\t\\n ","categoryId":1}', 'name: must not contain control'],
+    ['NUL in the name', '{"name":"a\\u0000b","categoryId":1}', 'name: must not contain control characters'],
+    ['ANSI escape in the name', '{"name":"\\u001b[31mRex","categoryId":1}', 'name: must not contain control'],
+    ['CR LF in the name', '{"name":"Rex\\r\\nINFO forged","categoryId":1}', 'name: must not contain control'],
+    ['DEL in the name', '{"name":"Rex\\u007f","categoryId":1}', 'name: must not contain control'],
+    ['C1 NEL in the name', '{"name":"Rex\\u0085","categoryId":1}', 'name: must not contain control'],
+    ['C1 CSI in the name', '{"name":"\\u009b31mRex","categoryId":1}', 'name: must not contain control'],
     [
       '101-character name',
       JSON.stringify({ name: 'a'.repeat(101), categoryId: 1 }),
