@@ -70,7 +70,7 @@ export interface components {
     Pet: {
       /**
        * Format: int64
-       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991 (2^53-1) so every JSON client reads it exactly.
+       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991 (2^53-1) so every JSON client reads it exactly. Not dense, and not in creation order: each instance of the service hands out ids from a block of its own, increasing within it.
        */
       id: number;
       /** @description The name, as it was sent on creation (see NewPet). */
@@ -454,7 +454,7 @@ export interface operations {
         limit?: number | undefined;
         /** @description Only animals with this status are returned. */
         status?: components['schemas']['PetStatus'] | undefined;
-        /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque; valid for at least 24 hours and with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
+        /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
         cursor?: string | undefined;
       };
       header?: never;

@@ -42,7 +42,8 @@ const PET_ID_RULES = {
   format: 'int64',
   description:
     `Assigned by the service on creation: unique, never reused, from 1 to ${PET_ID_MAX} (2^53-1) ` +
-    'so every JSON client reads it exactly.',
+    'so every JSON client reads it exactly. Not dense, and not in creation order: each instance of ' +
+    'the service hands out ids from a block of its own, increasing within it.',
 };
 
 /** zod's JSON output cannot hold a bigint (INT64_MAX), so categoryId is filled in after conversion. */
