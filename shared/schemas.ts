@@ -28,12 +28,25 @@ function hasAllowedLength(name: string): boolean {
   return codePoints >= 1 && codePoints <= NAME_MAX_CODE_POINTS;
 }
 
+/**
+ * Unicode's control characters (general category Cc): C0 (U+0000-U+001F), DEL (U+007F) and C1
+ * (U+0080-U+009F), as regular expression ranges (the OpenAPI pattern uses them too). A name is
+ * shown in terminals and logs, where ESC, CSI, CR and LF rewrite what a reader sees; no name needs
+ * one. Format characters (the ZWJ inside emoji) are not controls and stay allowed.
+ */
+export const CONTROL_CHARACTER_RANGES = String.raw`\u0000-\u001F\u007F-\u009F`;
+const CONTROL_CHARACTERS = new RegExp(`[${CONTROL_CHARACTER_RANGES}]`);
+
 export const PetName = /* @__PURE__ */ pureSchema(() =>
   z.string({ error: requiredOr('must be a string') }).check(
     // A lone surrogate is no Unicode text: DynamoDB, storing UTF-8, would refuse it.
     z.refine((name: string) => name.isWellFormed(), { error: 'must be valid Unicode text', abort: true }),
     z.refine(hasAllowedLength, {
       error: `must be 1 to ${NAME_MAX_CODE_POINTS} characters`,
+      abort: true,
+    }),
+    z.refine((name: string) => !CONTROL_CHARACTERS.test(name), {
+      error: 'must not contain control characters (U+0000-U+001F, U+007F-U+009F)',
       abort: true,
     }),
     z.refine((name: string) => name.trim().length > 0, { error: 'must not be only whitespace' }),

@@ -53,7 +53,7 @@ export interface components {
     PetStatus: 'available' | 'pending' | 'sold';
     /** @description An animal to add: exactly these fields; any other field (`id` included) is a 400. */
     NewPet: {
-      /** @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one), not only whitespace. Stored and returned as sent. */
+      /** @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one), not only whitespace, and no control character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F: tab, CR, LF and ESC included). Stored and returned as sent. */
       name: string;
       /**
        * Format: int64
@@ -70,7 +70,7 @@ export interface components {
     Pet: {
       /**
        * Format: int64
-       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991 (2^53-1) so every JSON client reads it exactly.
+       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991 (2^53-1) so every JSON client reads it exactly. Not dense, and not in creation order: each instance of the service hands out ids from a block of its own, increasing within it.
        */
       id: number;
       /** @description The name, as it was sent on creation (see NewPet). */
@@ -95,7 +95,7 @@ export interface components {
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      *     | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422) |
      *     | 413 | `payload_too_large` | the request body is over 16 KiB |
-     *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine) |
+     *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine), or has a `Content-Encoding` other than `identity` |
      *     | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key (without one: 401) |
      *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
@@ -296,9 +296,11 @@ export interface components {
         };
       };
     };
-    /** @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter is fine). */
+    /** @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter is fine), or it is content-encoded: the API reads bodies as sent, so a `Content-Encoding` other than `identity` (gzip, br, deflate...) is refused, not decoded. */
     UnsupportedMediaType: {
       headers: {
+        /** @description Only on a 415 for a `Content-Encoding`: the one coding a body may have (RFC 9110). */
+        'Accept-Encoding'?: 'identity';
         [name: string]: unknown;
       };
       content: {
@@ -452,7 +454,7 @@ export interface operations {
         limit?: number | undefined;
         /** @description Only animals with this status are returned. */
         status?: components['schemas']['PetStatus'] | undefined;
-        /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque; valid for at least 24 hours and with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
+        /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
         cursor?: string | undefined;
       };
       header?: never;

@@ -19,7 +19,8 @@ const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   idempotency_conflict:
     'the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422)',
   payload_too_large: `the request body is over ${MAX_BODY_BYTES / 1024} KiB`,
-  unsupported_media_type: 'the body is not `application/json` (a `charset=utf-8` parameter is fine)',
+  unsupported_media_type:
+    'the body is not `application/json` (a `charset=utf-8` parameter is fine), or has a `Content-Encoding` other than `identity`',
   expectation_failed: 'an `Expect` header other than `100-continue`, with a valid API key (without one: 401)',
   too_many_requests: 'throttled or over quota; with `Retry-After` where known',
   internal_error: 'a bug; logged with the request id, nothing internal is shown',
@@ -88,7 +89,17 @@ export const ERROR_RESPONSES = {
   },
   UnsupportedMediaType: {
     code: 'unsupported_media_type',
-    description: 'The body is not `application/json` (a `charset=utf-8` parameter is fine).',
+    description:
+      'The body is not `application/json` (a `charset=utf-8` parameter is fine), or it is content-encoded: ' +
+      'the API reads bodies as sent, so a `Content-Encoding` other than `identity` (gzip, br, deflate...) ' +
+      'is refused, not decoded.',
+    headers: {
+      'Accept-Encoding': header(
+        'Only on a 415 for a `Content-Encoding`: the one coding a body may have (RFC 9110).',
+        { type: 'string', const: 'identity' },
+        false,
+      ),
+    },
   },
   TooManyRequests: {
     code: 'too_many_requests',

@@ -16,9 +16,9 @@ export const QUERY_PARAMETERS: Record<keyof typeof ListPetsQuery.shape, Json> = 
   status: { description: 'Only animals with this status are returned.', schema: schemaRef('PetStatus') },
   cursor: {
     description:
-      'Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque; ' +
-      'valid for at least 24 hours and with any `limit`, but only with the same `status`. A cursor the ' +
-      'service did not issue is a 400.',
+      'Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. ' +
+      'It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but ' +
+      'only with the same `status`. A cursor the service did not issue is a 400.',
     schema: { type: 'string' },
   },
 };

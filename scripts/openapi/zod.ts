@@ -2,7 +2,14 @@
 // parsed int64-exact) is described as the int64 integer it is on the wire. Any other bigint, or
 // any other unrepresentable type, stops the generator: it needs a decision, not a guess.
 import * as z from 'zod/mini';
-import { INT64_MAX, NAME_MAX_CODE_POINTS, PET_ID_MAX, PetId, PetName } from '#shared/schemas.ts';
+import {
+  CONTROL_CHARACTER_RANGES as CONTROLS,
+  INT64_MAX,
+  NAME_MAX_CODE_POINTS,
+  PET_ID_MAX,
+  PetId,
+  PetName,
+} from '#shared/schemas.ts';
 import { schemaRef } from './objects.ts';
 import type { Json } from './objects.ts';
 
@@ -21,18 +28,22 @@ const CATEGORY_ID_SCHEMA = {
 const NAME_RULES = {
   minLength: 1,
   maxLength: NAME_MAX_CODE_POINTS,
-  // ECMA-262's \s is exactly the set String.prototype.trim removes, so this is "not only whitespace".
-  pattern: '\\S',
+  // No control character anywhere, and not only whitespace: whitespace that is no control, then one
+  // character that is neither, then anything but a control. ECMA-262's \s is exactly the set
+  // String.prototype.trim removes. The first two classes are disjoint: one way through, linear time.
+  pattern: String.raw`^[^\S${CONTROLS}]*[^\s${CONTROLS}][^${CONTROLS}]*$`,
   description:
     `The animal's name: 1 to ${NAME_MAX_CODE_POINTS} characters counted as Unicode code points ` +
-    '(an emoji is one), not only whitespace. Stored and returned as sent.',
+    '(an emoji is one), not only whitespace, and no control character (C0 U+0000-U+001F, DEL ' +
+    'U+007F, C1 U+0080-U+009F: tab, CR, LF and ESC included). Stored and returned as sent.',
 };
 
 const PET_ID_RULES = {
   format: 'int64',
   description:
     `Assigned by the service on creation: unique, never reused, from 1 to ${PET_ID_MAX} (2^53-1) ` +
-    'so every JSON client reads it exactly.',
+    'so every JSON client reads it exactly. Not dense, and not in creation order: each instance of ' +
+    'the service hands out ids from a block of its own, increasing within it.',
 };
 
 /** zod's JSON output cannot hold a bigint (INT64_MAX), so categoryId is filled in after conversion. */

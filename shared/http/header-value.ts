@@ -10,3 +10,20 @@ export function headerValue(event: Pick<APIGatewayProxyEvent, 'headers'>, name: 
     ([key, value]) => key.toLowerCase() === wanted && value !== undefined,
   )?.[1];
 }
+
+/**
+ * Every value a header was sent with, under any spelling: API Gateway's single-value map keeps only
+ * the last of a repeated header, its multi-value map keeps them all.
+ */
+export function headerValues(
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  name: string,
+): string[] {
+  const wanted = name.toLowerCase();
+  const all = Object.entries(event.multiValueHeaders ?? {}).flatMap(([key, values]) =>
+    key.toLowerCase() === wanted ? (values ?? []) : [],
+  );
+  if (all.length > 0) return all;
+  const last = headerValue(event, name);
+  return last === undefined ? [] : [last];
+}

@@ -1,11 +1,11 @@
 // Reads a JSON request body in the contract's order: 413 (over 16 KiB), then 415 (not
-// application/json), then 400 (empty, not UTF-8, not JSON). Replaces @middy/http-json-body-parser,
-// which cannot keep int64 values exact (its reviver gets no source text).
+// application/json, or content-encoded), then 400 (empty, not UTF-8, not JSON). Replaces
+// @middy/http-json-body-parser, which cannot keep int64 values exact (its reviver gets no source text).
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 import { parseJson } from '#shared/json.ts';
-import { headerValue } from '#shared/http/header-value.ts';
+import { headerValue, headerValues } from '#shared/http/header-value.ts';
 
 /** The contract's request body limit, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -28,6 +28,27 @@ function isJsonMediaType(contentType: string): boolean {
   });
 }
 
+/**
+ * The API reads bodies as sent, so the one content coding it accepts is `identity` (no coding).
+ * RFC 9110: Content-Encoding is a comma-separated list, repeatable, case-insensitive, whose empty
+ * elements count for nothing. A gzip body would otherwise be a 400 "not UTF-8", and a plain body
+ * labelled `br` would be stored as if the label were not there.
+ */
+const IDENTITY = 'identity';
+
+const isIdentityCoding = (contentEncodings: string[]) =>
+  contentEncodings
+    .flatMap((value) => value.split(','))
+    .every((coding) => ['', IDENTITY].includes(coding.trim().toLowerCase()));
+
+/** RFC 9110 (15.5.16): a 415 for a content coding says, in Accept-Encoding, which codings would do. */
+export const contentEncoded = () =>
+  new ApiError(
+    'unsupported_media_type',
+    'Content-Encoding: the body must be sent as is, without a content coding (only identity is accepted).',
+    { headers: { 'Accept-Encoding': IDENTITY } },
+  );
+
 function bodyBytes(event: APIGatewayProxyEvent): Buffer {
   if (event.body === null || event.body === undefined) return Buffer.alloc(0);
   return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
@@ -40,6 +61,7 @@ function readJsonBody(event: APIGatewayProxyEvent): unknown {
   if (contentType === undefined ? bytes.length > 0 : !isJsonMediaType(contentType)) {
     throw new ApiError('unsupported_media_type');
   }
+  if (!isIdentityCoding(headerValues(event, 'content-encoding'))) throw contentEncoded();
   if (bytes.length === 0) throw new ApiError('validation_error', 'body: is required (a JSON object)');
   let text: string;
   try {

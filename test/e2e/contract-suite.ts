@@ -6,6 +6,7 @@
 // A read-only target registers no test that creates anything; the checks that change nothing run
 // in both modes. Every response is checked against openapi.json by the client (e2e-client.ts).
 import { randomInt, randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
 import { e2eClient, followLinks, nextLink } from '#test/e2e/e2e-client.ts';
@@ -205,6 +206,31 @@ export function defineContractSuite(target: () => E2eTarget): void {
       );
       for (const body of ['{"name":', '{}', '{"name":""}', `{"name":"e2e ${runId}","categoryId":0}`]) {
         expectError(await request('/v1/pets', { method: 'POST', body }), 400, 'validation_error');
+      }
+    });
+
+    // The bodies are invalid too, so that nothing is created even where the coding were accepted.
+    it('answers 415 for a body with a Content-Encoding other than identity', async () => {
+      const invalid = `{"name":"e2e ${runId}","categoryId":0}`;
+      for (const [contentEncoding, body] of [
+        ['gzip', gzipSync(invalid)],
+        ['br', invalid],
+      ] as const) {
+        const response = await request('/v1/pets', {
+          method: 'POST',
+          body,
+          headers: { 'Content-Type': 'application/json', 'Content-Encoding': contentEncoding },
+        });
+        expectError(response, 415, 'unsupported_media_type');
+      }
+    });
+
+    it('answers 400 naming name for a name with control characters', async () => {
+      for (const name of ['a\u0000b', '\u001b[31mRex', 'Rex\r\nforged', 'Rex\u009b']) {
+        const body = JSON.stringify({ name: `e2e ${runId} ${name}`, categoryId: 0 });
+        const response = await request('/v1/pets', { method: 'POST', body });
+        expectError(response, 400, 'validation_error');
+        expect((response.json as { message: string }).message).toMatch(/^name: must not contain control/);
       }
     });
 

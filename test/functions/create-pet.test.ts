@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
@@ -52,6 +53,14 @@ describe('createPet', () => {
     }
   });
 
+  it('accepts names next to the control ranges: space, U+00A0, and the ZWJ of emoji', async () => {
+    for (const name of [' Rex ', 'Rex\u00a0II', '~Rex~', '👩\u200d👩\u200d👧', 'Ré\u00a0\u2028']) {
+      const response = await invoke(createPet, createPetRequest({ name, categoryId: 3 }));
+      expect(response.status).toBe(201);
+      expect((response.json as { name: string }).name).toBe(name);
+    }
+  });
+
   it('accepts application/json with a UTF-8 charset, in any case', async () => {
     for (const contentType of ['application/json; charset=utf-8', 'Application/JSON; Charset="UTF-8"']) {
       const response = await invoke(
@@ -66,7 +75,14 @@ describe('createPet', () => {
     ['missing name', '{"categoryId":1}', 'name: is required'],
     ['missing categoryId', '{"name":"Rex"}', 'categoryId: is required'],
     ['empty name', '{"name":"","categoryId":1}', 'name: must be 1 to 100 characters'],
-    ['blank name', '{"name":" \\t\\n ","categoryId":1}', 'name: must not be only whitespace'],
+    ['blank name', '{"name":" \\u00a0\\u3000 ","categoryId":1}', 'name: must not be only whitespace'],
+    ['name of tab and newline', '{"name":" \\t\\n ","categoryId":1}', 'name: must not contain control'],
+    ['NUL in the name', '{"name":"a\\u0000b","categoryId":1}', 'name: must not contain control characters'],
+    ['ANSI escape in the name', '{"name":"\\u001b[31mRex","categoryId":1}', 'name: must not contain control'],
+    ['CR LF in the name', '{"name":"Rex\\r\\nINFO forged","categoryId":1}', 'name: must not contain control'],
+    ['DEL in the name', '{"name":"Rex\\u007f","categoryId":1}', 'name: must not contain control'],
+    ['C1 NEL in the name', '{"name":"Rex\\u0085","categoryId":1}', 'name: must not contain control'],
+    ['C1 CSI in the name', '{"name":"\\u009b31mRex","categoryId":1}', 'name: must not contain control'],
     [
       '101-character name',
       JSON.stringify({ name: 'a'.repeat(101), categoryId: 1 }),
@@ -142,6 +158,72 @@ describe('createPet', () => {
     );
     expect(response.status).toBe(415);
     expect(response.json).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+  });
+
+  const pet = JSON.stringify({ name: 'Zipped', categoryId: 1 });
+  it.each([
+    ['a gzip body', 'gzip', gzipSync(pet)],
+    ['a plain body labelled br', 'br', pet],
+    ['a plain body labelled deflate', 'deflate', pet],
+    ['a coding in capitals', 'GZIP', pet],
+    ['identity followed by a coding', 'identity, gzip', pet],
+    ['an unknown coding', 'x-rot13', pet],
+    ['an empty body with a coding', 'gzip', ''],
+  ])(
+    'answers 415 with Accept-Encoding: identity for %s, and stores nothing',
+    async (_case, contentEncoding, body) => {
+      const before = await petCount();
+      const response = await invoke(
+        createPet,
+        createPetRequest(body, { headers: [['Content-Encoding', contentEncoding]] }),
+      );
+      expect(response.status).toBe(415);
+      expect(response.json).toEqual({
+        code: 'unsupported_media_type',
+        message: expect.stringMatching(/^Content-Encoding: /),
+        status: 415,
+      });
+      expect(response.headers['Accept-Encoding']).toBe('identity');
+      expect(await petCount()).toBe(before);
+    },
+  );
+
+  it('answers 415 when any of repeated Content-Encoding headers, in any spelling, is a coding', async () => {
+    for (const headers of [
+      [
+        ['Content-Encoding', 'gzip'],
+        ['Content-Encoding', 'identity'],
+      ],
+      [
+        ['content-encoding', 'br'],
+        ['Content-Encoding', 'identity'],
+      ],
+    ] as [string, string][][]) {
+      const response = await invoke(createPet, createPetRequest(pet, { headers }));
+      expect(response.status).toBe(415);
+    }
+  });
+
+  it('accepts identity, in any case, as a list with spaces and empty elements', async () => {
+    for (const contentEncoding of ['identity', 'IDENTITY', ' identity , Identity', 'identity,,', '']) {
+      const response = await invoke(
+        createPet,
+        createPetRequest(pet, { headers: [['Content-Encoding', contentEncoding]] }),
+      );
+      expect(response.status).toBe(201);
+      expect(response.headers['Accept-Encoding']).toBeUndefined();
+    }
+  });
+
+  it('answers 413 before 415 for a content-encoded body over 16 KiB, and 415 before 400', async () => {
+    const big = Buffer.alloc(16 * 1024 + 1, 'x');
+    const tooLarge = await invoke(
+      createPet,
+      createPetRequest(big, { headers: [['Content-Encoding', 'gzip']] }),
+    );
+    expect(tooLarge.status).toBe(413);
+    const invalid = await invoke(createPet, createPetRequest('{', { headers: [['Content-Encoding', 'br']] }));
+    expect(invalid.status).toBe(415);
   });
 
   it('answers 413 payload_too_large past 16 KiB, before checking the media type', async () => {

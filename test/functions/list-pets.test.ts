@@ -77,6 +77,16 @@ describe('listPets', () => {
     expect(pets(second)).toEqual(created.slice(5, 8));
   });
 
+  it('ignores a Content-Encoding header: a GET has no body to decode', async () => {
+    const request = listPetsRequest('limit=5');
+    const response = await invoke(listPets, {
+      ...request,
+      headers: [...(request.headers ?? []), ['Content-Encoding', 'gzip']],
+    });
+    expect(response.status).toBe(200);
+    expect(pets(response)).toHaveLength(5);
+  });
+
   it('ignores unknown query parameters', async () => {
     const response = await invoke(listPets, listPetsRequest('limit=2&colour=red&colour=blue'));
     expect(pets(response)).toEqual(created.slice(0, 2));

@@ -91,6 +91,15 @@ describe("the document's NewPet accepts exactly what the handler's NewPet accept
     body(' \t\n'),
     body('\u00a0\u2028\ufeff'),
     body('\u200b'),
+    body('a\u0000b'),
+    body('\u001b[31mRex'),
+    body('Rex\r\n'),
+    body('\tRex'),
+    body('Rex\u007f'),
+    body('Rex\u0085'),
+    body('\u009b31m'),
+    body('Rex\u00a0'),
+    body(' \u001f '),
     body('🐶'.repeat(100)),
     body('🐶'.repeat(101)),
     body(7),
@@ -99,8 +108,11 @@ describe("the document's NewPet accepts exactly what the handler's NewPet accept
     '[]',
   ])('%s', agree);
 
-  it('agrees on names of any length made of letters, emoji and whitespace', () => {
-    const unit = fc.constantFrom('a', '🐶', ' ', '\u3000', '\u00a0', '\n', '\u2028', '\u200b');
+  it('agrees on names of any length made of letters, emoji, whitespace and control characters', () => {
+    const unit = fc.constantFrom(
+      ...['a', '🐶', ' ', '\u3000', '\u00a0', '\n', '\u2028', '\u200b'],
+      ...['\t', '\u0000', '\u001b', '\u001f', '\u007f', '\u0080', '\u009f', '~'],
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 105 }), (name) => agree(body(name))),
       { numRuns: 300 },

@@ -123,6 +123,67 @@ describe('hostile input', () => {
     );
   });
 
+  it('createPet: a name with a C0, DEL or C1 control anywhere is a 400 naming name, and stores nothing', async () => {
+    const control = fc
+      .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+      .map((codePoint) => String.fromCodePoint(codePoint));
+    const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+    await fc.assert(
+      fc.asyncProperty(text, control, text, async (before, character, after) => {
+        const name = `${before}${character}${after}`;
+        fc.pre([...name].length <= 100);
+        const stored = await storedPets();
+        const response = await call({
+          method: 'POST',
+          target: '/v1/pets',
+          headers: [['Content-Type', 'application/json']],
+          body: JSON.stringify({ name, categoryId: 1 }),
+        });
+        expect(response.status).toBe(400);
+        expect(response.json.message).toMatch(/^name: must not contain control characters/);
+        expect(await storedPets()).toBe(stored);
+      }),
+      RUNS,
+    );
+  });
+
+  it('createPet: any Content-Encoding but identity is a 415 with Accept-Encoding, and stores nothing', async () => {
+    const coding = fc.oneof(
+      fc.constantFrom('gzip', 'x-gzip', 'br', 'deflate', 'compress', 'zstd', 'aes128gcm', 'GZip'),
+      fc.string({ minLength: 1, maxLength: 12 }).map(headerSafe),
+    );
+    // The coding among identities and empty list elements, in any place.
+    const contentEncoding = fc
+      .tuple(
+        fc.array(fc.constantFrom<string>('identity', 'IDENTITY', '', ' '), { maxLength: 2 }),
+        coding,
+        fc.nat(),
+      )
+      .map(([identities, other, at]) =>
+        identities.toSpliced(at % (identities.length + 1), 0, other).join(','),
+      );
+    await fc.assert(
+      fc.asyncProperty(contentEncoding, async (value) => {
+        fc.pre(!/^[\s,]*(identity[\s,]*)*$/i.test(value));
+        const stored = await storedPets();
+        const response = await call({
+          method: 'POST',
+          target: '/v1/pets',
+          headers: [
+            ['Content-Type', 'application/json'],
+            ['Content-Encoding', value],
+          ],
+          body: '{"name":"Encoded","categoryId":1}',
+        });
+        expect(response.status).toBe(415);
+        expect(response.json.code).toBe('unsupported_media_type');
+        expect(response.headers['Accept-Encoding']).toBe('identity');
+        expect(await storedPets()).toBe(stored);
+      }),
+      RUNS,
+    );
+  });
+
   it('createPet: any Idempotency-Key header value is accepted or a 400', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 300 }), async (idempotencyKey) => {
