@@ -50,6 +50,8 @@ export function readStartSettings(env: NodeJS.ProcessEnv) {
     apiKey,
     cursorSecret,
     seed,
+    /** Where the server records itself for `npm run keys`; the tests' own, away from the checkout's. */
+    serversDir: env.PETSTORE_SERVERS_DIR || undefined,
   };
 }
 
@@ -97,7 +99,7 @@ export function announce(
     docs?: boolean;
   },
 ) {
-  recordRunningServer({
+  recordRunningServer(settings.serversDir, {
     url,
     dynamoDbEndpoint: dynamoDb.endpoint,
     tableName: dynamoDb.tableName,
