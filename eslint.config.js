@@ -13,7 +13,7 @@ export default tseslint.config(
   {
     // CommonJS on purpose: any Node.js can load it (see scripts/check-node-version.cjs).
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

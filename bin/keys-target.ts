@@ -190,7 +190,7 @@ export async function findKeys(choice: TargetChoice, env: NodeJS.ProcessEnv): Pr
     const target = await openLocal(options);
     return { ...target, description: `${target.where} (AWS_ENDPOINT_URL_DYNAMODB)` };
   }
-  // Tests point this at a directory of their own, away from the servers other tests run.
+  // The tests point this, and their servers, at a directory of the test run (see the README).
   const servers = runningServers(env.PETSTORE_SERVERS_DIR || undefined);
   const { dataDir } = options;
   if (dataDir) {

@@ -3,11 +3,13 @@
 // directories a new worker starts beside the old one; once it is ready it takes the next requests
 // and the old one finishes those it holds, then stops. No request is refused or lost by a reload,
 // and an edit that does not load leaves the previous code serving.
+// The watcher is chokidar's, not Node's recursive fs.watch: on Linux that one loses a file for good
+// once a save replaces it by renaming a new file over it (`sed -i`, many editors and formatters).
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { watch } from 'node:fs';
 import { relative } from 'node:path';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { watch } from 'chokidar';
 import { serviceUnavailable } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 import type { ApiGateway, GatewayRequest } from '#local/api-gateway.ts';
@@ -87,25 +89,33 @@ function startWorker(config: DevWorkerConfig, onExit: (worker: Worker) => void):
   });
 }
 
-/** Calls `changed` with the files changed in each burst of changes under the directories. */
-function watchSources(dirs: string[], changed: (files: string[]) => void) {
+/**
+ * Calls `changed` with the files changed in each burst of changes under the directories; resolves
+ * once every directory is watched, with the function that stops watching.
+ */
+async function watchSources(dirs: string[], changed: (files: string[]) => void, log: (line: string) => void) {
   let burst = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  const watchers = dirs.map((dir) =>
-    watch(dir, { recursive: true }, (_event, file) => {
-      if (!file || !SOURCE_FILE.test(file)) return;
-      burst.add(`${dir}/${file}`);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const files = [...burst];
-        burst = new Set();
-        changed(files);
-      }, SETTLE_MS);
-    }),
-  );
-  return () => {
+  const watcher = watch(dirs, {
+    ignoreInitial: true,
+    // Every directory is walked; of the files, only sources are watched.
+    ignored: (path, stats) => stats?.isFile() === true && !SOURCE_FILE.test(path),
+  });
+  watcher.on('all', (event, file) => {
+    if (!['add', 'change', 'unlink'].includes(event) || !SOURCE_FILE.test(file)) return;
+    burst.add(file);
     clearTimeout(timer);
-    for (const watcher of watchers) watcher.close();
+    timer = setTimeout(() => {
+      const files = [...burst];
+      burst = new Set();
+      changed(files);
+    }, SETTLE_MS);
+  });
+  watcher.on('error', (error) => log(`dev: watching for changes failed: ${(error as Error).message}`));
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return async () => {
+    clearTimeout(timer);
+    await watcher.close();
   };
 }
 
@@ -113,7 +123,7 @@ export function createDevReloader({ config, watchDirs, root, log }: DevReloaderO
   let current: Worker | undefined;
   let loadError = 'The local API is starting.';
   let reloading = Promise.resolve();
-  let stopWatching: () => void = () => undefined;
+  let stopWatching = async (): Promise<void> => undefined;
 
   function workerExited(worker: Worker) {
     if (current !== worker) return;
@@ -159,11 +169,11 @@ export function createDevReloader({ config, watchDirs, root, log }: DevReloaderO
     /** The first worker; its failure is returned as a message, and the next save tries again. */
     async start() {
       const failure = await load();
-      stopWatching = watchSources(watchDirs, reload);
+      stopWatching = await watchSources(watchDirs, reload, log);
       return failure;
     },
     async close() {
-      stopWatching();
+      await stopWatching();
       await reloading;
       current?.retire();
     },

@@ -9,11 +9,10 @@
 // Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
 // Lambda.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { createRequire, registerHooks } from 'node:module';
+import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
-import { compileFunction, constants } from 'node:vm';
 
 const { _HANDLER = 'index.handler', LAMBDA_TASK_ROOT = '.' } = process.env;
 const exportAt = _HANDLER.lastIndexOf('.');
@@ -28,34 +27,35 @@ const errorOf = (error) => ({
 /**
  * In Lambda nothing lies above the task root, so a .js file there is CommonJS unless a
  * package.json of the task root says "module". Here the assets sit under this project, whose
- * package.json says "module" for everything below it: so the task root alone decides.
+ * package.json says "module" for everything below it: so the task root alone decides, through a
+ * module hook that gives its .js files their format (where vm.compileFunction would need an
+ * experimental loader for the SDK's import() of node:http, and Node.js would warn of it).
  */
-function isCommonJs(file) {
-  if (file.endsWith('.cjs')) return true;
-  if (file.endsWith('.mjs')) return false;
+function taskRootJsIsCommonJs() {
   const manifest = join(LAMBDA_TASK_ROOT, 'package.json');
   return !existsSync(manifest) || JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
 }
 
-/** What require() does with a CommonJS file, whatever package.json lies above it. */
-function requireCommonJs(file) {
-  const module = { exports: {} };
-  const parameters = ['exports', 'require', 'module', '__filename', '__dirname'];
-  const body = compileFunction(readFileSync(file, 'utf8'), parameters, {
-    filename: file,
-    // The SDK imports node:http with import() when the endpoint is http://, as the local one is.
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+const jsIsCommonJs = taskRootJsIsCommonJs();
+if (jsIsCommonJs) {
+  const taskRoot = pathToFileURL(join(resolve(LAMBDA_TASK_ROOT), '/')).href;
+  registerHooks({
+    load: (url, context, nextLoad) =>
+      nextLoad(
+        url,
+        url.startsWith(taskRoot) && url.endsWith('.js') ? { ...context, format: 'commonjs' } : context,
+      ),
   });
-  body.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  return module.exports;
 }
+
+const isCommonJs = (file) => file.endsWith('.cjs') || (file.endsWith('.js') && jsIsCommonJs);
 
 async function loadHandler() {
   const file = ['.mjs', '.js', '.cjs']
     .map((extension) => join(LAMBDA_TASK_ROOT, `${moduleName}${extension}`))
     .find((candidate) => existsSync(candidate));
   if (!file) throw new Error(`Cannot find module '${moduleName}' in ${LAMBDA_TASK_ROOT}`);
-  const exports = isCommonJs(file) ? requireCommonJs(file) : await import(pathToFileURL(file).href);
+  const exports = isCommonJs(file) ? createRequire(file)(file) : await import(pathToFileURL(file).href);
   const handler = exports[exportName];
   if (typeof handler !== 'function') throw new Error(`${_HANDLER} is undefined or not exported`);
   return handler;

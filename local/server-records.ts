@@ -1,9 +1,10 @@
 // Where a running local server (`npm start`, `npm run dev`, `npm run start:stage`) says how to
 // reach its DynamoDB, so that `npm run keys` reaches an in-memory table too: one small JSON file
-// per server under `.petstore/servers/` in this checkout, removed when the server exits. A file
-// whose process is gone (a server killed hard) is stale: it is ignored and removed.
+// per server under `.petstore/servers/` in this checkout (or the directory PETSTORE_SERVERS_DIR
+// names, which the tests use), removed when the server exits. A file whose process is gone (a server
+// killed hard) is stale: it is ignored and removed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export type ServerRecord = {
   pid: number;
@@ -19,10 +20,13 @@ export type ServerRecord = {
 
 const SERVER_RECORDS_DIR = join(import.meta.dirname, '..', '.petstore', 'servers');
 
-/** Writes this process's record, removed when it exits (after a SIGKILL, readers find it stale). */
-export function recordRunningServer(record: Omit<ServerRecord, 'pid'>, dir = SERVER_RECORDS_DIR) {
-  const file = join(dir, `${process.pid}.json`);
-  mkdirSync(dir, { recursive: true });
+/**
+ * Writes this process's record, removed when it exits (after a SIGKILL, readers find it stale), in
+ * `dir` when given (PETSTORE_SERVERS_DIR: the tests' own), else in the checkout's.
+ */
+export function recordRunningServer(dir: string | undefined, record: Omit<ServerRecord, 'pid'>) {
+  const file = join(dir ?? SERVER_RECORDS_DIR, `${process.pid}.json`);
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ pid: process.pid, ...record }, null, 2)}\n`);
   process.once('exit', () => rmSync(file, { force: true }));
 }

@@ -51,6 +51,8 @@ export function readStartSettings(env: NodeJS.ProcessEnv) {
     apiKey,
     cursorSecret,
     seed,
+    /** Where the server records itself for `npm run keys`; the tests' own, away from the checkout's. */
+    serversDir: env.PETSTORE_SERVERS_DIR || undefined,
   };
 }
 
@@ -98,7 +100,7 @@ export function announce(
     docs?: boolean;
   },
 ) {
-  recordRunningServer({
+  recordRunningServer(settings.serversDir, {
     url,
     dynamoDbEndpoint: dynamoDb.endpoint,
     tableName: dynamoDb.tableName,

@@ -3,12 +3,15 @@
 // emulation of a synthesized stage, or a deployed stage over HTTPS, named by its URL or by the
 // outputs file of its deployment (which is how the deploy workflow, .github/workflows/deploy.yml,
 // tests the stage it has just deployed). It checks its arguments (a bad one stops it with one line
-// and exit code 2), then runs jest as `npm run jest` does, on test/e2e/remote.e2e.ts only, which
-// reads the target from the PETSTORE_E2E_* variables set here; it exits with jest's code.
+// and exit code 2), then with one request that the API answers and takes the key (else one line
+// and exit code 1: scripts/e2e-target.ts), then runs jest as `npm run jest` does, on
+// test/e2e/remote.e2e.ts only, which reads the target from the PETSTORE_E2E_* variables set here;
+// it exits with jest's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { whyUntestable } from '#scripts/e2e-target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 
 const USAGE = `usage: npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]
@@ -24,13 +27,14 @@ Runs the HTTP contract tests (test/e2e/contract-suite.ts) against a running pet 
   --read-only       send only requests that change nothing: no pet is created
   --help            print this text
 
-Exits with jest's exit code, or 2 when an argument is missing or bad.`;
+Exits with jest's exit code; 2 when an argument is missing or bad; 1, in one line, when nothing
+answers at the base URL, what answers is not the pet store API, or the API refuses the key.`;
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const fail = (message: string): never => {
+const fail = (message: string, code = 2): never => {
   console.error(`petstore e2e: ${message}`);
-  process.exit(2);
+  process.exit(code);
 };
 
 function readArguments(args: string[]) {
@@ -95,6 +99,8 @@ if (values.help) {
 }
 const baseUrl = chooseBaseUrl(values['base-url'], values.stage);
 const apiKey = checkApiKey(values['api-key']);
+const untestable = await whyUntestable(baseUrl, apiKey);
+if (untestable) fail(untestable, 1);
 
 // The same command as the `jest` npm script, with remote.e2e.ts as the only test file.
 const jest = spawn(

@@ -2,18 +2,20 @@
 // or by --stage, whose base URL is the ApiUrl output in cdk-outputs.<stage>.json. Each argument
 // error stops it with one line and exit code 2 before jest starts; the outputs files are real files
 // in a directory of the test's own, the command's working directory, as the project root is for
-// `npm run`.
+// `npm run`. A target that does not answer, or refuses the key, stops it with one line and exit
+// code 1 after one request, instead of every test failing on it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { REPO_ROOT } from '#test/support/repository.ts';
-import { runNode } from '#test/support/process.ts';
+import { bannerUrl, killScripts, runNode, runScript } from '#test/support/process.ts';
 
 const created: string[] = [];
 afterAll(() => created.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterEach(killScripts);
 
 /** A fresh working directory holding the given files (name to content). */
 function project(files: Record<string, string> = {}) {
@@ -99,11 +101,13 @@ describe('npm run test:e2e, its target', () => {
   it("runs the suite against the stage's ApiUrl, with the key", async () => {
     // A stand-in for the deployed API that records what reaches it and answers every request 404:
     // the suite then fails, and what matters here is where its requests went.
+    // Its first request, the command's check that the API answers and takes the key, gets a page.
     const seen: { url: string; authorization: string }[] = [];
     const standIn = createServer((request, response) => {
       seen.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '' });
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end('{"code":"not_found","message":"Not found","status":404}');
+      const first = seen.length === 1;
+      response.writeHead(first ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(first ? '[]' : '{"code":"not_found","message":"Not found","status":404}');
     });
     await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}/v1`;
@@ -126,4 +130,55 @@ describe('npm run test:e2e, its target', () => {
       await new Promise((resolve) => standIn.close(resolve));
     }
   }, 120_000);
+});
+
+describe('npm run test:e2e, before the suite', () => {
+  /** The one line of a target that cannot be tested: exit code 1, nothing else printed. */
+  async function expectStop(args: string[], message: string) {
+    const run = await e2e(project(), ...args);
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `petstore e2e: ${message}\n`,
+    });
+  }
+
+  it('stops in one line when nothing answers at the base URL', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    await expectStop(
+      ['--base-url', baseUrl, '--api-key', 'k'],
+      `the API at ${baseUrl} does not answer (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+  });
+
+  it('stops in one line when the API refuses the key', async () => {
+    const server = runScript('local/start.ts', [], { PORT: '0', PETSTORE_API_KEY: 'k_right' });
+    const baseUrl = `${await bannerUrl(server)}/v1`;
+    await expectStop(
+      ['--base-url', baseUrl, '--api-key', 'k_wrong', '--read-only'],
+      `the key is refused (401) by the API at ${baseUrl}: give an active key of that API with --api-key`,
+    );
+  });
+
+  it('stops in one line when what answers is not the pet store API', async () => {
+    const other = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html' });
+      response.end('<h1>Not Found</h1>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`;
+    try {
+      await expectStop(
+        ['--base-url', baseUrl, '--api-key', 'k'],
+        `the API at ${baseUrl} does not answer as the pet store API: GET ${baseUrl}/pets?limit=1 is 404 (text/html)`,
+      );
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 });

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createPetRequest, invoke } from '#local/proxy-requests.ts';
 import { PET_PARTITION } from '#shared/store/table.ts';
+import { catchStdout } from '#test/support/stdout.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
 afterAll(() => {
@@ -26,12 +27,18 @@ describe('a function module loaded by Lambda', () => {
     );
   });
 
-  it('serves requests on the table its environment names', async () => {
+  it('serves requests on the table its environment names, with its metrics on stdout', async () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
     process.env.PETSTORE_CURSOR_SECRET = TEST_CURSOR_SECRET;
-    const { handler: createPet } = await import('#functions/create-pet.ts');
-    const created = await invoke(createPet, createPetRequest({ name: 'Composed', categoryId: 1 }));
+    const { result: created, lines } = await catchStdout(async () => {
+      const { handler: createPet } = await import('#functions/create-pet.ts');
+      return invoke(createPet, createPetRequest({ name: 'Composed', categoryId: 1 }));
+    });
     expect(created.status).toBe(201);
+    expect(lines).toEqual([
+      expect.objectContaining({ _aws: expect.any(Object), ColdStart: 1 }),
+      expect.objectContaining({ _aws: expect.any(Object), PetsCreated: 1 }),
+    ]);
     expect((await testTable.query({ partition: PET_PARTITION })).map((item) => item.name)).toEqual([
       'Composed',
     ]);

@@ -14,6 +14,7 @@ import { ROLLOUT_HOOK_KEY, ROLLOUT_HOOK_KEY_ITEM } from '#lib/rollout-hooks.ts';
 import { lambdaContext } from '#local/lambda-context.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import { catchStdout } from '#test/support/stdout.ts';
 import { quietObservability, testFunctions, testTable } from '#test/support/test-table.ts';
 
 type Handler = (event: never, context: ReturnType<typeof lambdaContext>) => Promise<unknown>;
@@ -160,8 +161,15 @@ describe("the hook's composition root, with the real SDK clients", () => {
   it('reports Failed for a version that refuses the hook key', async () => {
     const emptyStore = { ...createApiKeyStore(testTable), findActive: async () => undefined };
     target = createAuthorizerHandler({ apiKeys: emptyStore, observability: quietObservability() });
-    const { status } = await handler(deployment('d-BAD'));
-    expect(status).toBe('Failed');
+    const { result, lines } = await catchStdout(() => handler(deployment('d-BAD')));
+    expect(result.status).toBe('Failed');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'The new version failed its rollout check',
+        deploymentId: 'd-BAD',
+      }),
+    ]);
     expect(reported.at(-1)).toEqual({
       deploymentId: 'd-BAD',
       lifecycleEventHookExecutionId: 'hook-d-BAD',

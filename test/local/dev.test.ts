@@ -1,8 +1,9 @@
 // `npm run dev` as a user runs it, on a temporary copy of the sources that the test edits as a
 // user would: a saved change is live within about a second, data in memory and the key survive
-// it, no request is refused while it reloads, and an edit that does not load leaves the previous
-// code serving.
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// it, no request is refused while it reloads, an edit that does not load leaves the previous
+// code serving, and every save counts, whether written in place or as a new file renamed over the
+// old one (`sed -i`, many editors and formatters), which replaces the file's inode.
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
@@ -13,6 +14,12 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const COPIED = ['functions', 'shared', 'local', 'scripts', 'package.json', 'openapi.json'];
 const HANDLER = join('functions', 'get-pet-handler.ts');
 const NOT_FOUND_MESSAGE = 'petId: no animal has id ${path.petId}';
+
+/** The message of getPet's 404, which the tests edit. */
+async function missingPetMessage(url: string, key: string) {
+  const response = await fetch(`${url}/v1/pets/999`, { headers: { Authorization: `Bearer ${key}` } });
+  return ((await response.json()) as { message: string }).message;
+}
 
 let copy: string;
 
@@ -27,6 +34,14 @@ afterAll(() => rmSync(copy, { recursive: true, force: true }));
 function editHandler(edit: (source: string) => string) {
   const file = join(copy, HANDLER);
   writeFileSync(file, edit(readFileSync(file, 'utf8')));
+}
+
+/** An atomic save: the new text goes to a temporary file that is renamed over the original. */
+function saveHandlerByRename(edit: (source: string) => string) {
+  const file = join(copy, HANDLER);
+  const temporary = join(copy, 'functions', 'sedX1b2c3');
+  writeFileSync(temporary, edit(readFileSync(file, 'utf8')));
+  renameSync(temporary, file);
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
@@ -51,8 +66,7 @@ describe('npm run dev', () => {
     });
     expect(created.status).toBe(201);
     const pet: unknown = await created.json();
-    const missingMessage = async () =>
-      ((await (await fetch(`${url}/v1/pets/999`, { headers })).json()) as { message: string }).message;
+    const missingMessage = () => missingPetMessage(url, key ?? '');
     expect(await missingMessage()).toBe('petId: no animal has id 999');
 
     // Requests keep flowing through the reload: every one is answered, none refused.
@@ -98,5 +112,26 @@ describe('npm run dev', () => {
     expect((await get()).status).toBe(404);
     dev.child.kill('SIGTERM');
     expect(await dev.exited).toBe(0);
+  });
+
+  it('reloads every save, in place or renamed over the file, twice each', async () => {
+    const dev = runScript(join(copy, 'local', 'dev.ts'), [], { PORT: '0', PETSTORE_API_KEY: 'k_dev' });
+    const url = await bannerUrl(dev);
+    const saves = [
+      ['renamed', saveHandlerByRename],
+      ['renamed', saveHandlerByRename],
+      ['in place', editHandler],
+      ['in place', editHandler],
+    ] as const;
+    for (const [index, [how, save]] of saves.entries()) {
+      const words = `no animal (save ${index + 1}, ${how}) has id`;
+      save((source) => source.replace(/petId: no animal[^`]* has id/, `petId: ${words}`));
+      await until(
+        async () => ((await missingPetMessage(url, 'k_dev')) === `petId: ${words} 999` ? true : undefined),
+        `save ${index + 1} (${how}) to be live`,
+      );
+    }
+    const reloads = dev.output().match(/^dev: functions\/get-pet-handler\.ts changed; reloaded in \d+ ms$/gm);
+    expect(reloads?.length).toBeGreaterThanOrEqual(saves.length);
   });
 });

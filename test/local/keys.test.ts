@@ -20,13 +20,13 @@ type Env = Record<string, string | undefined>;
 
 /**
  * One `npm run keys`, to its end. Nothing of the test run's own reaches it unless given: no data
- * directory, no PORT, the usual records of running servers.
+ * directory, no PORT; it reads the records of the servers the tests run (PETSTORE_SERVERS_DIR).
  */
 async function keysIn(env: Env, args: string[], options: { cwd?: string } = {}) {
   const run = runScript(
     'bin/keys.ts',
     args,
-    { PETSTORE_DATA_DIR: undefined, PORT: undefined, PETSTORE_SERVERS_DIR: undefined, ...env },
+    { PETSTORE_DATA_DIR: undefined, PORT: undefined, ...env },
     options,
   );
   let stderr = '';
@@ -120,6 +120,15 @@ describe('a data directory, its server stopped', () => {
 });
 
 describe('a running npm start', () => {
+  it("is not one of the checkout's while the tests run it, so npm run keys beside npm test finds yours", async () => {
+    const server = runScript('local/start.ts', [], { PORT: '0', PETSTORE_API_KEY: 'k' });
+    const url = await bannerUrl(server);
+    // What `npm run keys` in another terminal sees: the checkout's records, not the test run's.
+    const beside = await keysIn({ PETSTORE_SERVERS_DIR: undefined }, ['list', '--port', new URL(url).port]);
+    expect(beside.code).toBe(1);
+    expect(beside.output).toMatch(/^keys: no running npm start (found|on port \d+ \(--port\))/);
+  });
+
   it('manages the keys of an in-memory server chosen by --port, which takes them at once', async () => {
     const server = runScript('local/start.ts', [], { PORT: '0', PETSTORE_API_KEY: 'k' });
     const url = await bannerUrl(server);

@@ -186,6 +186,8 @@ describe('npm run start:stage -- staging, from an edited copy of the cloud assem
     expect(output).toMatch(/^\[ListPetsFunction:live\] cold start: instance pid \d+$/m);
     // Nothing runs as the unpublished function ($LATEST).
     expect(output).not.toMatch(/^\[\w+Function\] /m);
+    // A cold start is that one line: Node.js warns of nothing in loading a bundle.
+    expect(output).not.toContain('Warning');
   });
 
   it('throttles a burst over the per-key limits with 429 too_many_requests and Retry-After', async () => {

@@ -1,5 +1,9 @@
+import { rmSync } from 'node:fs';
 import type { EmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
 
 export default async function globalTeardown() {
-  await (globalThis as { embeddedDynamoDb?: EmbeddedDynamoDb }).embeddedDynamoDb?.close();
+  const run = globalThis as { embeddedDynamoDb?: EmbeddedDynamoDb; testRunDir?: string };
+  await run.embeddedDynamoDb?.close();
+  // The run's temporary directory and server records (global-setup.ts).
+  if (run.testRunDir) rmSync(run.testRunDir, { recursive: true, force: true });
 }

@@ -5,6 +5,6 @@ import { recordRunningServer } from '#local/server-records.ts';
 
 const [dir, url, dynamoDbEndpoint] = process.argv.slice(2);
 if (!dir || !url || !dynamoDbEndpoint) throw new Error('usage: recorded-server.ts <dir> <url> <endpoint>');
-recordRunningServer({ url, dynamoDbEndpoint, tableName: 'petstore-local' }, dir);
+recordRunningServer(dir, { url, dynamoDbEndpoint, tableName: 'petstore-local' });
 console.log(`recorded ${url}`);
 setInterval(() => undefined, 60_000);
