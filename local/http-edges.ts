@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '#shared/api-error.ts';
+import { sentOnce } from '#shared/http/header-value.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 
 /** The target and headers the gateway is given: origin-form, with the authority a client named as Host. */
@@ -43,9 +44,6 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Headers a proxy in front could read differently from us (first value or last) when sent twice. */
 const SINGLE_VALUE_HEADERS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
-
-const sentOnce = (name: string, times?: number) =>
-  invalid(`${name}: must be sent once${times === undefined ? '' : `, not ${times} times`}`);
 
 /**
  * Node refuses a request it cannot parse (bad method, URL or headers), or one that did not arrive

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ApiError } from '#shared/api-error.ts';
 
 /**
  * Header names are case-insensitive, and API Gateway passes them as the client spelled them; of
@@ -27,3 +28,13 @@ export function headerValues(
   const last = headerValue(event, name);
   return last === undefined ? [] : [last];
 }
+
+/**
+ * A header that must come once came more often: a proxy in front that reads the first value would
+ * disagree with us, who would read the last.
+ */
+export const sentOnce = (name: string, times?: number) =>
+  new ApiError(
+    'validation_error',
+    `${name}: must be sent once${times === undefined ? '' : `, not ${times} times`}`,
+  );

@@ -5,7 +5,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 import { parseJson } from '#shared/json.ts';
-import { headerValue, headerValues } from '#shared/http/header-value.ts';
+import { headerValues, sentOnce } from '#shared/http/header-value.ts';
 
 /** The contract's request body limit, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -57,7 +57,9 @@ function bodyBytes(event: APIGatewayProxyEvent): Buffer {
 function readJsonBody(event: APIGatewayProxyEvent): unknown {
   const bytes = bodyBytes(event);
   if (bytes.length > MAX_BODY_BYTES) throw bodyTooLarge();
-  const contentType = headerValue(event, 'content-type');
+  const contentTypes = headerValues(event, 'content-type');
+  if (contentTypes.length > 1) throw sentOnce('Content-Type', contentTypes.length);
+  const [contentType] = contentTypes;
   if (contentType === undefined ? bytes.length > 0 : !isJsonMediaType(contentType)) {
     throw new ApiError('unsupported_media_type');
   }

@@ -204,6 +204,21 @@ describe('createPet', () => {
     }
   });
 
+  it('answers 400 for Content-Type sent twice, which a proxy in front could read differently', async () => {
+    const before = await petCount();
+    const response = await invoke(
+      createPet,
+      createPetRequest(pet, { headers: [['content-type', 'text/plain']] }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({
+      code: 'validation_error',
+      message: 'Content-Type: must be sent once, not 2 times',
+      status: 400,
+    });
+    expect(await petCount()).toBe(before);
+  });
+
   it('accepts identity, in any case, as a list with spaces and empty elements', async () => {
     for (const contentEncoding of ['identity', 'IDENTITY', ' identity , Identity', 'identity,,', '']) {
       const response = await invoke(
