@@ -8,6 +8,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Sent in turn on each connection, instead of the one request of `url`. */
+    requests?: { method?: string; path: string }[];
   };
   /** Latencies in milliseconds, request rates per second. */
   type Histogram = { average: number; p50: number; p99: number; max: number; total: number };

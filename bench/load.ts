@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import { NEW_PET, LIST_QUERY } from './events.ts';
 import { PROJECT_ROOT } from './subjects.ts';
@@ -11,7 +12,8 @@ import { PROJECT_ROOT } from './subjects.ts';
 export const LOAD = { connections: 10, durationSeconds: 5 };
 
 const API_KEY = 'psk_bench-load-key';
-const HEADERS = { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' };
+/** What every request to the local server sends: its API key. */
+export const HEADERS = { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' };
 
 export type LoadResult = {
   route: string;
@@ -22,16 +24,18 @@ export type LoadResult = {
   failures: number;
 };
 
-type LocalServer = { url: string; process: ChildProcess };
+export type LocalServer = { url: string; process: ChildProcess };
 
-function startLocalServer(): Promise<LocalServer> {
+/** `npm start` in a process of its own; `nodeOptions` come before the script, `ipc` opens a channel. */
+export function startLocalServer({ nodeOptions = [] as string[], ipc = false } = {}): Promise<LocalServer> {
   // Its own embedded DynamoDB and table, not the one this process measures with.
   const { AWS_ENDPOINT_URL_DYNAMODB: _endpoint, ...env } = process.env;
-  const server = spawn(process.execPath, ['local/start.ts'], {
+  const server = spawn(process.execPath, [...nodeOptions, 'local/start.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...env, PORT: '0', PETSTORE_API_KEY: API_KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? (['ipc'] as const) : [])],
   });
+  const stdout = server.stdout as Readable; // piped, as stdio says
   return new Promise((resolve, reject) => {
     let banner = '';
     function readBanner(chunk: Buffer) {
@@ -39,10 +43,10 @@ function startLocalServer(): Promise<LocalServer> {
       const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
       if (!url) return;
       // From now on the access log is read and dropped: a full pipe would stall the server.
-      server.stdout.off('data', readBanner).resume();
+      stdout.off('data', readBanner).resume();
       resolve({ url, process: server });
     }
-    server.stdout.on('data', readBanner);
+    stdout.on('data', readBanner);
     server.once('exit', (code) => reject(new Error(`the local server exited (${code}):\n${banner}`)));
   });
 }
@@ -80,7 +84,11 @@ export async function measureLoad(): Promise<LoadResult[]> {
       await load('GET /v1/pets/{petId}', `${pets}/${id}`),
     ];
   } finally {
-    server.process.kill('SIGTERM');
-    await once(server.process, 'exit');
+    await stopLocalServer(server);
   }
+}
+
+export async function stopLocalServer(server: LocalServer) {
+  server.process.kill('SIGTERM');
+  await once(server.process, 'exit');
 }
