@@ -45,13 +45,19 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** Headers a proxy in front could read differently from us (first value or last) when sent twice. */
 const SINGLE_VALUE_HEADERS = ['Host', 'Authorization', 'Content-Type', 'Content-Length'];
 
+export type RequestTimeouts = { headersTimeoutMs: number; requestTimeoutMs: number };
+
 /**
  * Node refuses a request it cannot parse (bad method, URL or headers), or one that did not arrive
- * within its time, before any handler runs.
+ * within the server's `timeouts`, before any handler runs.
  */
-export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex) {
+export function answerUnparsableRequest(
+  error: NodeJS.ErrnoException,
+  socket: Duplex,
+  { headersTimeoutMs, requestTimeoutMs }: RequestTimeouts,
+) {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    const message = `request: not received in time: the headers are due within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${REQUEST_TIMEOUT_MS / 1000} s`;
+    const message = `request: not received in time: the headers are due within ${headersTimeoutMs / 1000} s, the whole request within ${requestTimeoutMs / 1000} s`;
     return answerOnSocket(socket, new ApiError('validation_error', message, { status: 408 }));
   }
   if (error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH')

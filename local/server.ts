@@ -163,7 +163,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     answer(request, response, request.headers.expect ?? ''),
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    void connections.completeRequestsAnswered(socket).then(() => answerUnparsableRequest(error, socket));
+    void connections
+      .completeRequestsAnswered(socket)
+      .then(() => answerUnparsableRequest(error, socket, { headersTimeoutMs, requestTimeoutMs }));
   });
   server.on('connect', answerConnect);
   await new Promise<void>((resolve, reject) => {

@@ -121,7 +121,7 @@ export function announce(
 }
 
 /** How often a server checks that the process that started it is still there. */
-export const PARENT_CHECK_MS = 500;
+const PARENT_CHECK_MS = 500;
 
 /**
  * Whether the process that started this one has gone: reparented (POSIX), or no longer running

@@ -2,6 +2,7 @@
 // scoped to the calling API key (the authorizer's principal).
 import { ApiError } from '#shared/api-error.ts';
 import type { IdempotentRequest } from '#shared/idempotent-create.ts';
+import { headerValues } from '#shared/http/header-value.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -14,11 +15,7 @@ const invalid = () =>
   );
 
 export function idempotentRequest(event: JsonBodyEvent): IdempotentRequest | undefined {
-  const wanted = IDEMPOTENCY_KEY_HEADER.toLowerCase();
-  const given = Object.entries(event.multiValueHeaders ?? {})
-    .filter(([name]) => name.toLowerCase() === wanted)
-    .flatMap(([, values]) => values ?? []);
-  const [key, ...others] = given;
+  const [key, ...others] = headerValues(event, IDEMPOTENCY_KEY_HEADER);
   if (key === undefined) return undefined;
   if (others.length > 0 || !IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalid();
   const scope = String(event.requestContext.authorizer?.principalId ?? 'anonymous');

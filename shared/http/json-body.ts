@@ -42,7 +42,7 @@ const isIdentityCoding = (contentEncodings: string[]) =>
     .every((coding) => ['', IDENTITY].includes(coding.trim().toLowerCase()));
 
 /** RFC 9110 (15.5.16): a 415 for a content coding says, in Accept-Encoding, which codings would do. */
-export const contentEncoded = () =>
+const contentEncoded = () =>
   new ApiError(
     'unsupported_media_type',
     'Content-Encoding: the body must be sent as is, without a content coding (only identity is accepted).',

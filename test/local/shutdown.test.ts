@@ -3,11 +3,9 @@
 // group, the stage run's function instances included) and a process manager that stops npm
 // instead of the server. Every request that reaches a server is answered in full, none with a 5xx;
 // a client meets only a refused new connection, never a reset; the server exits 0.
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
-import { REPO_ROOT } from '#test/support/repository.ts';
 
 afterEach(killScripts);
 
@@ -98,27 +96,11 @@ describe('npm start under a process manager', () => {
 
   it('stops when npm, which started it, is stopped with SIGTERM', async () => {
     // npm itself, as a process manager starts it: the npm that runs the tests (npm_execpath).
-    const npm = spawn(process.execPath, [process.env.npm_execpath ?? '', 'start'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PORT: '0', PETSTORE_API_KEY: key },
-    });
-    let output = '';
-    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    try {
-      for (let waited = 0; !/listening on (http:\S+)\/v1/.test(output); waited += 50) {
-        if (waited > 20_000) throw new Error(`npm start did not start:\n${output}`);
-        await sleep(50);
-      }
-      const url = /listening on (http:\S+)\/v1/.exec(output)?.[1] ?? '';
-      expect((await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(
-        200,
-      );
-      npm.kill('SIGTERM');
-      expect(await stopsAnswering(url)).toBe(true);
-    } finally {
-      npm.kill('SIGKILL');
-    }
+    const npm = runScript(process.env.npm_execpath ?? '', ['start'], { PORT: '0', PETSTORE_API_KEY: key });
+    const url = await bannerUrl(npm);
+    expect((await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+    npm.child.kill('SIGTERM');
+    expect(await stopsAnswering(url)).toBe(true);
   });
 });
 
