@@ -3,11 +3,11 @@
 // below. Lambda gives a function CPU in proportion to its memory (one full vCPU at 1,769 MB), so
 // below that size the measured CPU time stretches by 1,769 / memory, while the wait for DynamoDB
 // does not.
-import type { ColdStart } from './cold-start.ts';
-import { usageOf } from './dynamodb-usage.ts';
-import type { OperationUsage } from './dynamodb-usage.ts';
-import type { SubjectName, PerSubject } from './subjects.ts';
-import type { Warm } from './warm.ts';
+import type { ColdStart } from '#bench/processes/cold-start.ts';
+import { usageOf } from '#bench/dynamodb/usage.ts';
+import type { OperationUsage } from '#bench/dynamodb/usage.ts';
+import type { SubjectName, PerSubject } from '#bench/subjects.ts';
+import type { Warm } from '#bench/processes/warm.ts';
 
 /** us-east-1 public list prices (2025) to be checked against the AWS pricing pages before use. */
 export const PRICES = {

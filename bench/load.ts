@@ -6,8 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
-import { NEW_PET, LIST_QUERY } from './events.ts';
-import { PROJECT_ROOT } from './subjects.ts';
+import { NEW_PET, LIST_QUERY } from '#bench/processes/events.ts';
+import { PROJECT_ROOT } from '#bench/subjects.ts';
 
 export const LOAD = { connections: 10, durationSeconds: 5 };
 

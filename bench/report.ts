@@ -1,17 +1,17 @@
 // The targets, judged on this run's figures, and the tables `npm run bench` prints (Markdown, so
 // that they paste into docs/performance.md as they are).
-import type { BundleSize } from './bundles.ts';
-import type { ColdStart } from './cold-start.ts';
-import type { CostModel } from './cost.ts';
-import { ASSUMPTIONS } from './cost.ts';
-import { usageOf } from './dynamodb-usage.ts';
-import type { OperationUsage } from './dynamodb-usage.ts';
-import { LIST_QUERY } from './events.ts';
-import type { LoadResult } from './load.ts';
-import type { Spread } from './stats.ts';
-import { SUBJECTS, VARIANTS } from './subjects.ts';
-import type { ByVariant, PerSubject, SubjectName, Variant } from './subjects.ts';
-import type { Warm } from './warm.ts';
+import type { BundleSize } from '#bench/processes/bundles.ts';
+import type { ColdStart } from '#bench/processes/cold-start.ts';
+import type { CostModel } from '#bench/cost.ts';
+import { ASSUMPTIONS } from '#bench/cost.ts';
+import { usageOf } from '#bench/dynamodb/usage.ts';
+import type { OperationUsage } from '#bench/dynamodb/usage.ts';
+import { LIST_QUERY } from '#bench/processes/events.ts';
+import type { LoadResult } from '#bench/load.ts';
+import type { Spread } from '#bench/stats.ts';
+import { SUBJECTS, VARIANTS } from '#bench/subjects.ts';
+import type { ByVariant, PerSubject, SubjectName, Variant } from '#bench/subjects.ts';
+import type { Warm } from '#bench/processes/warm.ts';
 
 export type Measurements = {
   bundles: PerSubject<BundleSize>;

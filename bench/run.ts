@@ -3,16 +3,16 @@
 // and the targets, and writes everything to bench/results.json. See docs/performance.md.
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform } from 'node:os';
-import { buildBundles } from './bundles.ts';
-import { COLD_START_RUNS, measureColdStarts } from './cold-start.ts';
-import { ASSUMPTIONS, PRICES, costModel } from './cost.ts';
-import { measureDynamoDbUsage } from './dynamodb-usage.ts';
-import { startFixture } from './fixture.ts';
-import { LOAD, measureLoad } from './load.ts';
-import { judgeTargets, report } from './report.ts';
-import type { Measurements } from './report.ts';
-import { PROJECT_ROOT } from './subjects.ts';
-import { WARM_LOOPS, measureWarm } from './warm.ts';
+import { buildBundles } from '#bench/processes/bundles.ts';
+import { COLD_START_RUNS, measureColdStarts } from '#bench/processes/cold-start.ts';
+import { ASSUMPTIONS, PRICES, costModel } from '#bench/cost.ts';
+import { measureDynamoDbUsage } from '#bench/dynamodb/usage.ts';
+import { startFixture } from '#bench/dynamodb/fixture.ts';
+import { LOAD, measureLoad } from '#bench/load.ts';
+import { judgeTargets, report } from '#bench/report.ts';
+import type { Measurements } from '#bench/report.ts';
+import { PROJECT_ROOT } from '#bench/subjects.ts';
+import { WARM_LOOPS, measureWarm } from '#bench/processes/warm.ts';
 
 const started = performance.now();
 

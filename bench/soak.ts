@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { NEW_PET } from './events.ts';
-import { HEADERS, LOAD, startLocalServer, stopLocalServer } from './load.ts';
-import { PROJECT_ROOT } from './subjects.ts';
+import { NEW_PET } from '#bench/processes/events.ts';
+import { HEADERS, LOAD, startLocalServer, stopLocalServer } from '#bench/load.ts';
+import { PROJECT_ROOT } from '#bench/subjects.ts';
 
 /** The RSS may move this much above its level after the warm-up, and no more. */
 const ALLOWED_GROWTH_MB = 50;

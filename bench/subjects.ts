@@ -4,8 +4,8 @@
 // baseline bundled as CDK's NodejsFunction bundles by default (what a user gets without tuning),
 // and the floor (bench/floors/), which sends the same request without the SDK.
 import { fileURLToPath } from 'node:url';
-import { PETSTORE_FUNCTIONS } from '#lib/petstore-functions.ts';
-import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
+import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;
@@ -17,15 +17,15 @@ export const VARIANTS: Variant[] = ['function', 'baseline', 'cdkDefault', 'floor
 
 export type Subject = {
   name: SubjectName;
-  /** Relative to the project root, as the function's own entry is (lib/petstore-functions.ts). */
+  /** Relative to the project root, as the function's own entry is (lib/functions/petstore-functions.ts). */
   baselineEntry: string;
   floorEntry: string;
 };
 
 const subject = (name: SubjectName, file: string): Subject => ({
   name,
-  baselineEntry: `bench/baselines/${file}-baseline.ts`,
-  floorEntry: `bench/floors/${file}-floor.ts`,
+  baselineEntry: `bench/baselines/${file}.ts`,
+  floorEntry: `bench/floors/${file}.ts`,
 });
 
 export const SUBJECTS: Subject[] = [

@@ -1,5 +1,5 @@
 // The AWS SDK's default credential chain as it runs in Lambda: the function role's credentials,
-// which Lambda hands to every function in the environment. lib/bundling.ts puts this module in
+// which Lambda hands to every function in the environment. lib/functions/bundling.ts puts this module in
 // place of @aws-sdk/credential-provider-node in the bundles, which leaves out the links Lambda
 // never reaches (SSO, shared config files, credential processes, web identity tokens, container
 // and instance metadata) and the STS and SSO clients they carry: 135 KB of every bundle, and

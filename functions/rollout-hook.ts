@@ -1,4 +1,4 @@
-// A rollout hook Lambda function (lib/rollout-hooks.ts), one per deployment group: its composition
+// A rollout hook Lambda function (lib/functions/rollout-hooks.ts), one per deployment group: its composition
 // root, run once per cold start. Which function it checks, the version being deployed (a qualified
 // ARN, which changes with each version the stack publishes), the authorizer's hook key, and the
 // Lambda and CodeDeploy clients it invokes and reports with.
@@ -6,7 +6,7 @@ import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { createRolloutHookHandler } from '#functions/rollout-hook-handler.ts';
 import { rolloutProbes } from '#functions/rollout-checks.ts';
-import type { PetstoreFunctionName } from '#lib/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
 import { requireEnv } from '#shared/env.ts';
 import { createObservability } from '#shared/observability.ts';
 

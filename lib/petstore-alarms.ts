@@ -1,6 +1,6 @@
 // CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: API 5xx and
 // p99 latency, errors of the route functions, throttles of every function, DynamoDB throttles.
-// The first three also judge each rollout (`rolloutAlarms`, lib/petstore-rollout.ts), so each
+// The first three also judge each rollout (`rolloutAlarms`, lib/functions/petstore-rollout.ts), so each
 // can fire within a canary's 5 minutes: CloudWatch evaluates them every minute.
 // The authorizer's errors are not alarmed: it fails on purpose for every bad API key. A failure to
 // reach its table shows up as AUTHORIZER_FAILURE, a 5xx, in the API alarm.

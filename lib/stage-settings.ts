@@ -26,11 +26,11 @@ export type StageSettings = {
   functionMemoryMb: number;
   /**
    * How CodeDeploy moves each function's `live` alias to a new version. The stage's alarms
-   * (lib/petstore-rollout.ts) stop and roll back a rollout while it shifts.
+   * (lib/functions/petstore-rollout.ts) stop and roll back a rollout while it shifts.
    */
   rollout: ILambdaDeploymentConfig;
   /**
-   * A WAF web ACL in front of the stage (lib/petstore-firewall.ts): AWS managed rules and a limit
+   * A WAF web ACL in front of the stage (lib/api/petstore-firewall.ts): AWS managed rules and a limit
    * per client IP address, over WAF's 5-minute window. Undefined: no web ACL.
    */
   firewall?: { requestsPerIpPer5Minutes: number };

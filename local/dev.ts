@@ -1,18 +1,21 @@
 // `npm run dev`: `npm start` that reloads on save. This process owns what must outlive a reload:
 // the embedded DynamoDB (data in memory too), the API key, the HTTP server and its connections.
 // The API itself runs in a worker process that a change under functions/, shared/ or local/
-// replaces (local/dev-reloader.ts), with one line per reload.
+// replaces (local/dev/reloader.ts), with one line per reload.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDevReloader } from '#local/dev-reloader.ts';
-import { openLocalStart } from '#local/local-data.ts';
-import { announce, explainStartError, listen, shutdownOnSignals } from '#local/start-settings.ts';
+import { createDevReloader } from '#local/dev/reloader.ts';
+import { announce } from '#local/server/banner.ts';
+import { listen } from '#local/server/http-server.ts';
+import { shutdownOnSignals } from '#local/server/shutdown.ts';
+import { explainStartError } from '#local/settings.ts';
+import { openStartData } from '#local/start-data.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WATCHED = ['functions', 'shared', 'local'].map((dir) => join(PROJECT_ROOT, dir));
 
 const log = (line: string) => console.log(line);
-const { settings, dynamoDb, cursorSecret, apiKey } = await openLocalStart(process.env, log);
+const { settings, dynamoDb, cursorSecret, apiKey } = await openStartData(process.env, log);
 
 const reloader = createDevReloader({
   config: {

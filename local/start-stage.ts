@@ -1,23 +1,19 @@
 // `npm run start:stage -- <staging|production> [--assembly <dir>]`: that stage as `cdk deploy`
 // would ship it, served on this machine. cdk.out is synthesized first when missing or stale; the
 // API Gateway configuration, the functions' bundles, environment, limits and IAM policies all
-// come from the template (local/stage-api.ts). Same settings as `npm start`; DynamoDB is the
+// come from the template (local/cloud-assembly/stage-api.ts). Same settings as `npm start`; DynamoDB is the
 // embedded one unless AWS_ENDPOINT_URL_DYNAMODB names another local one.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
-import { localApiKey, localApiKeyFile } from '#local/local-api-key.ts';
-import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
-import { givenStageAssembly, projectStageAssembly } from '#local/stage-assembly.ts';
-import { startStageApi } from '#local/stage-api.ts';
-import {
-  announce,
-  explainStartError,
-  fail,
-  listen,
-  readStartSettings,
-  shutdownOnSignals,
-} from '#local/start-settings.ts';
+import { localApiKey, localApiKeyFile } from '#local/server/api-key.ts';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { givenStageAssembly, projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
+import { startStageApi } from '#local/cloud-assembly/stage-api.ts';
+import { announce } from '#local/server/banner.ts';
+import { listen } from '#local/server/http-server.ts';
+import { shutdownOnSignals } from '#local/server/shutdown.ts';
+import { explainStartError, fail, readStartSettings } from '#local/settings.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = 'usage: npm run start:stage -- <staging|production> [--assembly <cloud assembly dir>]';

@@ -5,8 +5,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { renderApiReference } from '#local/api-reference-page.ts';
-import type { OpenApiDocument } from '#local/api-reference-page.ts';
+import { renderApiReference } from '#local/server/api-reference-page.ts';
+import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 
 const USAGE = 'usage: npm run docs [-- --out <file>]  (default: dist/api-reference.html)';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -8,12 +8,12 @@
 // on purpose (docs/openapi.md). The parts of the document are built in scripts/openapi/.
 import { writeFileSync } from 'node:fs';
 import { parseJson } from '#shared/json.ts';
-import { BASELINE_PATH, v1BreakingChanges } from './openapi/breaking-changes.ts';
-import { renderClientJson } from './openapi/client-json.ts';
-import { renderClientTypes } from './openapi/client-types.ts';
-import { buildOpenApiDocument, renderOpenApiJson } from './openapi/document.ts';
-import { GENERATED_FILES, staleFiles } from './openapi/files.ts';
-import type { GeneratedFile } from './openapi/files.ts';
+import { BASELINE_PATH, v1BreakingChanges } from '#scripts/openapi/breaking-changes.ts';
+import { renderClientJson } from '#scripts/openapi/client-json.ts';
+import { renderClientTypes } from '#scripts/openapi/client-types.ts';
+import { buildOpenApiDocument, renderOpenApiJson } from '#scripts/openapi/document.ts';
+import { GENERATED_FILES, staleFiles } from '#scripts/openapi/files.ts';
+import type { GeneratedFile } from '#scripts/openapi/files.ts';
 
 export { staleFiles };
 

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseJson } from '#shared/json.ts';
-import { GENERATED_FILES } from './files.ts';
-import { asList, asNode, isNode, resolver } from './json-nodes.ts';
-import type { Node } from './json-nodes.ts';
-import { schemaChanges } from './schema-changes.ts';
-import type { SchemaContext } from './schema-changes.ts';
+import { GENERATED_FILES } from '#scripts/openapi/files.ts';
+import { asList, asNode, isNode, resolver } from '#scripts/openapi/json-nodes.ts';
+import type { Node } from '#scripts/openapi/json-nodes.ts';
+import { schemaChanges } from '#scripts/openapi/schema-changes.ts';
+import type { SchemaContext } from '#scripts/openapi/schema-changes.ts';
 
 export const BASELINE_PATH = fileURLToPath(new URL('../../openapi.v1-baseline.json', import.meta.url));
 

@@ -3,7 +3,7 @@
 // version would drift. The staleness test and `--check` catch a copy older than its source.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { formatGenerated, GENERATED_FILES } from './files.ts';
+import { formatGenerated, GENERATED_FILES } from '#scripts/openapi/files.ts';
 
 const SHARED_JSON = fileURLToPath(new URL('../../shared/json.ts', import.meta.url));
 

@@ -5,7 +5,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { ParameterObject, SchemaObject, TransformNodeOptions } from 'openapi-typescript';
 import ts from 'typescript';
-import { formatGenerated, GENERATED_FILES } from './files.ts';
+import { formatGenerated, GENERATED_FILES } from '#scripts/openapi/files.ts';
 
 const isUnsafeInt64 = (schema: SchemaObject) =>
   'format' in schema &&

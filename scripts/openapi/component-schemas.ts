@@ -2,9 +2,9 @@
 // the document needs (zod carries none).
 import { ErrorBody } from '#shared/api-error.ts';
 import { NewPet, Pet, PetStatus } from '#shared/schemas.ts';
-import { errorCatalogueTable } from './error-responses.ts';
-import type { Json } from './objects.ts';
-import { zodComponents } from './zod.ts';
+import { errorCatalogueTable } from '#scripts/openapi/error-responses.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
+import { zodComponents } from '#scripts/openapi/zod.ts';
 
 const STATUS_DESCRIPTION = 'Availability of the animal.';
 

@@ -3,12 +3,12 @@
 import { stringifyJson } from '#shared/json.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { AUTHORIZER, BASE_PATH } from '#shared/http/routes.ts';
-import { componentSchemas } from './component-schemas.ts';
-import { errorCatalogueTable } from './error-responses.ts';
-import type { Json } from './objects.ts';
-import { responseComponents } from './operation-responses.ts';
-import { paths } from './operations.ts';
-import { HEADER_COMPONENTS } from './response-headers.ts';
+import { componentSchemas } from '#scripts/openapi/component-schemas.ts';
+import { errorCatalogueTable } from '#scripts/openapi/error-responses.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
+import { responseComponents } from '#scripts/openapi/operation-responses.ts';
+import { paths } from '#scripts/openapi/operations.ts';
+import { HEADER_COMPONENTS } from '#scripts/openapi/response-headers.ts';
 
 const API_DESCRIPTION = `
 The pet store catalogue: list animals, filter them by status, add one, fetch one.

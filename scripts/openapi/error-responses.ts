@@ -5,9 +5,9 @@ import { ERROR_CATALOGUE } from '#shared/api-error.ts';
 import type { ApiError, ErrorCode } from '#shared/api-error.ts';
 import { gatewayErrorOf } from '#shared/http/gateway-responses.ts';
 import { bodyTooLarge, MAX_BODY_BYTES } from '#shared/http/json-body.ts';
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '#local/http-edges.ts';
-import type { Json } from './objects.ts';
-import { header, RETRY_AFTER } from './response-headers.ts';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '#local/server/http-edges.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
+import { header, RETRY_AFTER } from '#scripts/openapi/response-headers.ts';
 
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   validation_error: `a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after ${HEADERS_TIMEOUT_MS / 1000} s or all of it after ${REQUEST_TIMEOUT_MS / 1000} s (408, the local server's answer)`,

@@ -2,10 +2,10 @@
 // with the errors API Gateway can answer on any of them.
 import { ApiError, ERROR_CATALOGUE } from '#shared/api-error.ts';
 import type { ErrorBody } from '#shared/api-error.ts';
-import { ERROR_RESPONSES } from './error-responses.ts';
-import type { ErrorResponse, ErrorResponseName } from './error-responses.ts';
-import { jsonContent, schemaRef } from './objects.ts';
-import type { Json } from './objects.ts';
+import { ERROR_RESPONSES } from '#scripts/openapi/error-responses.ts';
+import type { ErrorResponse, ErrorResponseName } from '#scripts/openapi/error-responses.ts';
+import { jsonContent, schemaRef } from '#scripts/openapi/objects.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 

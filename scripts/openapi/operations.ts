@@ -4,11 +4,16 @@ import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { BASE_PATH, ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { PAGE_SIZE } from '#shared/schemas.ts';
-import { jsonContent, schemaRef } from './objects.ts';
-import type { Json } from './objects.ts';
-import { operationResponses } from './operation-responses.ts';
-import { IDEMPOTENCY_KEY_PARAMETER, parameterList, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.ts';
-import { DEPRECATION_HEADER_REFS, header } from './response-headers.ts';
+import { jsonContent, schemaRef } from '#scripts/openapi/objects.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
+import { operationResponses } from '#scripts/openapi/operation-responses.ts';
+import {
+  IDEMPOTENCY_KEY_PARAMETER,
+  parameterList,
+  PATH_PARAMETERS,
+  QUERY_PARAMETERS,
+} from '#scripts/openapi/parameters.ts';
+import { DEPRECATION_HEADER_REFS, header } from '#scripts/openapi/response-headers.ts';
 
 const petContent = jsonContent(schemaRef('Pet'));
 

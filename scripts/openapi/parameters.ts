@@ -3,8 +3,8 @@
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
 import { INT64_MAX, PAGE_SIZE } from '#shared/schemas.ts';
 import type { GetPetPath, ListPetsQuery } from '#shared/schemas.ts';
-import { schemaRef } from './objects.ts';
-import type { Json } from './objects.ts';
+import { schemaRef } from '#scripts/openapi/objects.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
 
 const PLAIN_DECIMAL = 'a plain decimal integer: no sign, no leading zeros, no spaces';
 

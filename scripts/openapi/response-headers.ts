@@ -2,7 +2,7 @@
 // function's responses, so the three are described once.
 import { RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
 import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation.ts';
-import type { Json } from './objects.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
 
 export const header = (description: string, schema: Json, required = true) => ({
   description,

@@ -4,8 +4,8 @@
 // (docs/openapi.md): an enum that loses a value breaks either way, one that gains a value in a
 // response breaks too (clients switch over it), and a new response field does not.
 import { stringifyJson } from '#shared/json.ts';
-import { asList, asNode } from './json-nodes.ts';
-import type { Node, Resolver } from './json-nodes.ts';
+import { asList, asNode } from '#scripts/openapi/json-nodes.ts';
+import type { Node, Resolver } from '#scripts/openapi/json-nodes.ts';
 
 export type SchemaContext = {
   flow: 'request' | 'response';

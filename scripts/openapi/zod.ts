@@ -10,8 +10,8 @@ import {
   PetId,
   PetName,
 } from '#shared/schemas.ts';
-import { schemaRef } from './objects.ts';
-import type { Json } from './objects.ts';
+import { schemaRef } from '#scripts/openapi/objects.ts';
+import type { Json } from '#scripts/openapi/objects.ts';
 
 /** int64 from 1; INT64_MAX stays a bigint so the document's text holds its exact digits. */
 const CATEGORY_ID_SCHEMA = {

@@ -54,7 +54,7 @@ export const GATEWAY_RESPONSES = [
     message: 'The API key is over its quota: retry later.',
   }),
   gatewayResponse('INVALID_API_KEY', 'unauthorized', { headers: bearerChallenge }),
-  // The stage's web ACL (lib/petstore-firewall.ts) blocked the request; WAF's own custom response
+  // The stage's web ACL (lib/api/petstore-firewall.ts) blocked the request; WAF's own custom response
   // answers it with this same Error object.
   gatewayResponse('WAF_FILTERED', 'forbidden'),
   // The authorizer fails (rather than denies) when it cannot read the key table.

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { GatewayRequest } from '#local/api-gateway.ts';
-import { renderApiReference } from '#local/api-reference-page.ts';
-import type { OpenApiDocument } from '#local/api-reference-page.ts';
-import { withApiReference } from '#local/api-reference.ts';
+import type { GatewayRequest } from '#local/api-gateway/gateway.ts';
+import { renderApiReference } from '#local/server/api-reference-page.ts';
+import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
+import { withApiReference } from '#local/server/api-reference.ts';
 import { findBrowser, NO_BROWSER } from '#test/support/browser.ts';
 import { runNpm } from '#test/support/npm.ts';
 import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
@@ -23,8 +23,8 @@ describe('/docs and /openapi.json on the local server', () => {
   const running = {} as { url: string; apiKey: string; close(): Promise<void> };
   beforeAll(async () => {
     const [{ startLocalServer }, { sourceApiGateway }, { testApiKeys, testFunctions }] = await Promise.all([
-      import('#local/server.ts'),
-      import('#local/local-functions.ts'),
+      import('#local/server/http-server.ts'),
+      import('#local/api-gateway/source-gateway.ts'),
       import('#test/support/test-table.ts'),
     ]);
     const gateway = withApiReference(sourceApiGateway(testFunctions), { apiKey: PAGE_KEY });

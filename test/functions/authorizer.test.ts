@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { hashApiKey } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
-import { lambdaContext } from '#local/lambda-context.ts';
+import { lambdaContext } from '#local/lambda/context.ts';
 import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
 
 const { authorizer: authorize } = testFunctions;

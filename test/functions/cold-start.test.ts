@@ -1,7 +1,7 @@
 // Each function module is the composition root of its Lambda function: it reads its settings once,
 // when Lambda loads it, so a missing or bad setting fails the cold start, never a request.
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createPetRequest, invoke } from '#local/proxy-requests.ts';
+import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
 import { PET_PARTITION } from '#shared/store/table.ts';
 import { catchStdout } from '#test/support/stdout.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';

@@ -1,6 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { createPetRequest, getPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
+import {
+  createPetRequest,
+  getPetRequest,
+  invoke,
+  listPetsRequest,
+} from '#local/api-gateway/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
 
 const { createPet, getPet, listPets } = testFunctions;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { createPetRequest, getPetRequest, invoke } from '#local/proxy-requests.ts';
+import { createPetRequest, getPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
 
 const { createPet, getPet } = testFunctions;

@@ -5,7 +5,7 @@ import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { RECORD_TTL_SECONDS, createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
 import { idempotencyItemKey } from '#shared/store/table.ts';
-import { AUTHORIZED, createPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
+import { AUTHORIZED, createPetRequest, invoke, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';
 import { testFunctions, testTable } from '#test/support/test-table.ts';
 
 const { createPet, listPets } = testFunctions;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { createPetRequest, invoke, listPetsRequest } from '#local/proxy-requests.ts';
-import type { Response } from '#local/proxy-requests.ts';
+import { createPetRequest, invoke, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';
+import type { Response } from '#local/api-gateway/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
 
 const { createPet, listPets } = testFunctions;

@@ -2,11 +2,12 @@
 // 503 service_unavailable with Retry-After, never a hang or a stack trace; what was created is kept.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLocalFunctions, sourceApiGateway } from '#local/local-functions.ts';
-import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
-import type { LocalDynamoDb } from '#local/local-dynamodb.ts';
-import { startLocalServer } from '#local/server.ts';
-import type { LocalServer } from '#local/server.ts';
+import { sourceApiGateway } from '#local/api-gateway/source-gateway.ts';
+import { createSourceFunctions } from '#local/lambda/source-functions.ts';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { startLocalServer } from '#local/server/http-server.ts';
+import type { LocalServer } from '#local/server/http-server.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startFaultyDynamoDb } from '#test/support/faulty-dynamodb.ts';
@@ -25,7 +26,7 @@ beforeAll(async () => {
     endpoint: dynamoDb.endpoint,
     tableName: `petstore-faults-${randomUUID()}`,
   });
-  const functions = createLocalFunctions({
+  const functions = createSourceFunctions({
     table: local.table,
     cursorSecret: TEST_CURSOR_SECRET,
     observability: quietObservability(),

@@ -148,7 +148,7 @@ describe('npm start', () => {
       expect(second.output).toContain('PETSTORE_SEED: the table has pets already, so none were added.');
       expect(second.output).toContain(`(kept in ${join(dataDir, 'petstore-local.api-key')})`);
       writeFileSync(join(dataDir, 'notes.txt'), 'mine');
-      const reset = runScript('bin/reset-data.ts', [dataDir], {});
+      const reset = runScript('local/reset.ts', [dataDir], {});
       expect(await reset.exited).toBe(0);
       expect(reset.output()).toContain(`reset: emptied ${dataDir}`);
       expect(readdirSync(dataDir)).toEqual(['notes.txt']);
@@ -165,7 +165,7 @@ describe('npm start', () => {
     try {
       const server = start({ PORT: '0', PETSTORE_DATA_DIR: dataDir, PETSTORE_API_KEY: 'k_test' });
       await baseUrl(server);
-      const refused = runScript('bin/reset-data.ts', [], { PETSTORE_DATA_DIR: dataDir });
+      const refused = runScript('local/reset.ts', [], { PETSTORE_DATA_DIR: dataDir });
       expect(await refused.exited).toBe(1);
       expect(refused.output().trim()).toBe(
         `reset: PETSTORE_DATA_DIR ${dataDir} is in use by another server: stop that server first, or choose another directory.`,
@@ -174,7 +174,7 @@ describe('npm start', () => {
         headers: { Authorization: 'Bearer k_test' },
       });
       expect(pets.status).toBe(200);
-      const unnamed = runScript('bin/reset-data.ts', [], { PETSTORE_DATA_DIR: '' });
+      const unnamed = runScript('local/reset.ts', [], { PETSTORE_DATA_DIR: '' });
       expect(await unnamed.exited).toBe(1);
       expect(unnamed.output()).toMatch(/^reset: name the data directory\.\nusage: npm run reset/);
     } finally {

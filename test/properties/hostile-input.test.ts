@@ -1,10 +1,10 @@
 // Property-based: random bodies, query strings, path ids, header values, content types and
-// methods thrown at the whole stack in front of the functions (local/api-gateway.ts, as `npm start`
+// methods thrown at the whole stack in front of the functions (local/api-gateway/gateway.ts, as `npm start`
 // serves it). Never a 5xx, always the Error shape, nothing stored when rejected.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { sourceApiGateway } from '#local/local-functions.ts';
+import { sourceApiGateway } from '#local/api-gateway/source-gateway.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';

@@ -1,8 +1,8 @@
 // An HTTP proxy in front of the test DynamoDB that a test can take down (connections refused,
 // requests in flight cut) or make throttle, then bring back on the same address. The data
 // behind it is untouched, as when a real DynamoDB endpoint becomes unreachable for a while.
-import { startDynamoDbProxy } from '#local/dynamodb-proxy.ts';
-import type { ProxiedAnswer } from '#local/dynamodb-proxy.ts';
+import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';
+import type { ProxiedAnswer } from '#local/dynamodb/proxy.ts';
 
 export type Mode = 'up' | 'throttling';
 

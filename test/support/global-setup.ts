@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
-import { projectStageAssembly } from '#local/stage-assembly.ts';
+import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
+import { projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 
 function makeTestRunDir() {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-run-'));

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { EmbeddedDynamoDb } from '#local/embedded-dynamodb.ts';
+import type { EmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 
 export default async function globalTeardown() {
   const run = globalThis as { embeddedDynamoDb?: EmbeddedDynamoDb; testRunDir?: string };

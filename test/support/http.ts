@@ -21,8 +21,8 @@ export type TestServer = { url: string; apiKey: string };
 /** A local server on the test file's table, with a key of its own. */
 export async function startTestServer(): Promise<TestServer & { close(): Promise<void> }> {
   const [{ startLocalServer }, { sourceApiGateway }, { testApiKeys, testFunctions }] = await Promise.all([
-    import('#local/server.ts'),
-    import('#local/local-functions.ts'),
+    import('#local/server/http-server.ts'),
+    import('#local/api-gateway/source-gateway.ts'),
     import('#test/support/test-table.ts'),
   ]);
   const [server, { key }] = await Promise.all([

@@ -1,7 +1,7 @@
 // A stand-in for a running local server, for `npm run keys` tests: it writes a server record
-// (local/server-records.ts) into the directory given, then stays alive until it is killed.
+// (local/server/running-servers.ts) into the directory given, then stays alive until it is killed.
 // Usage: node test/support/recorded-server.ts <records dir> <url> <DynamoDB endpoint>
-import { recordRunningServer } from '#local/server-records.ts';
+import { recordRunningServer } from '#local/server/running-servers.ts';
 
 const [dir, url, dynamoDbEndpoint] = process.argv.slice(2);
 if (!dir || !url || !dynamoDbEndpoint) throw new Error('usage: recorded-server.ts <dir> <url> <endpoint>');

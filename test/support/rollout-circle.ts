@@ -1,7 +1,7 @@
 // The circle that once made every deployment fail, put back into a copy of a stage's template: the
 // API 5xx alarm naming stage v1 by a Ref to the stage resource (alarm, deployment group, alias
 // UpdatePolicy, methods, deployment, stage), for the tests that show it is refused.
-import type { CloudTemplate } from '#local/cloud-template.ts';
+import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 
 /** Puts the Ref back, in place; the logical ids of the alarm and the stage it now names. */
 export function putStageRefBackOnApiAlarm(template: CloudTemplate): { alarmId: string; stageId: string } {

@@ -1,8 +1,8 @@
 // This test file's own table on the test DynamoDB (started by global-setup.ts), and the four
 // functions on it, composed with explicit configuration as the local server composes them.
 import { randomUUID } from 'node:crypto';
-import { createLocalFunctions } from '#local/local-functions.ts';
-import { openLocalDynamoDb } from '#local/local-dynamodb.ts';
+import { createSourceFunctions } from '#local/lambda/source-functions.ts';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 
@@ -16,7 +16,7 @@ export const testTable = (
     tableName: `petstore-test-${randomUUID()}`,
   })
 ).table;
-export const testFunctions = createLocalFunctions({
+export const testFunctions = createSourceFunctions({
   table: testTable,
   cursorSecret: TEST_CURSOR_SECRET,
   observability: quietObservability(),

@@ -1,0 +1,73 @@
+// The data every measurement runs against: one embedded DynamoDB (dynalite, in this process),
+// the table, seeded pets and an API key. The children talk to dynalite directly, configured by
+// their environment as Lambda configures a function, over HTTPS (bench/processes/tls-front.ts) as in AWS;
+// this process talks to it through the counting proxy, so its requests can be counted.
+import { randomBytes } from 'node:crypto';
+import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
+import { createSourceFunctions } from '#local/lambda/source-functions.ts';
+import type { SourceFunctions } from '#local/lambda/source-functions.ts';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
+import { PET_STATUSES } from '#shared/schemas.ts';
+import type { Pet } from '#shared/schemas.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+import { startCountingProxy } from '#bench/dynamodb/counting-proxy.ts';
+import type { CountingProxy } from '#bench/dynamodb/counting-proxy.ts';
+import { TLS_CERTIFICATE_FILE, startTlsFront } from '#bench/processes/tls-front.ts';
+
+/** Enough pets for full pages of every status (the listings read 21 items). */
+const SEEDED_PETS = 90;
+const TABLE_NAME = 'petstore-bench';
+
+export type Fixture = {
+  /** The whole environment of a child: what the stack sets, and nothing of this shell's. */
+  childEnv: NodeJS.ProcessEnv;
+  proxy: CountingProxy;
+  /** The functions in this process, on the table through the proxy. */
+  functions: SourceFunctions;
+  apiKey: string;
+  /** A pet that exists, for getPet. */
+  petId: number;
+  close(): Promise<void>;
+};
+
+export async function startFixture(): Promise<Fixture> {
+  const embedded = await startEmbeddedDynamoDb();
+  const proxy = await startCountingProxy(embedded.endpoint);
+  const tls = await startTlsFront(embedded.endpoint);
+  const counted = await openLocalDynamoDb({ endpoint: proxy.endpoint, tableName: TABLE_NAME });
+  const cursorSecret = randomBytes(32).toString('base64url');
+  const functions = createSourceFunctions({ table: counted.table, cursorSecret });
+  const { key: apiKey } = await createApiKeyStore(counted.table).issue('bench');
+  let petId = 0;
+  for (let i = 0; i < SEEDED_PETS; i++) {
+    const status = PET_STATUSES[i % PET_STATUSES.length] ?? 'available';
+    const created = await invoke(
+      functions.createPet,
+      createPetRequest({ name: `Pet ${i}`, categoryId: 1 + (i % 7), status }),
+    );
+    petId ||= (created.json as Pet).id;
+  }
+  return {
+    childEnv: {
+      PETSTORE_TABLE_NAME: TABLE_NAME,
+      PETSTORE_CURSOR_SECRET: cursorSecret,
+      AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
+      NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,
+      AWS_REGION: 'us-east-1',
+      // A local DynamoDB accepts any credentials, but the SDK insists on having some.
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    },
+    proxy,
+    functions,
+    apiKey,
+    petId,
+    close: async () => {
+      await counted.close();
+      await proxy.close();
+      await tls.close();
+      await embedded.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// One fresh Node process stands for one Lambda execution environment. It loads a bundle the way
+// the Lambda runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once
+// (the cold start), then, when asked, again and again (warm), and sends its timings to the parent
+// (the types: bench/processes/child-process.ts).
+// Plain JavaScript on purpose: a .ts runner would load Node's type stripper first, which no Lambda
+// process has (17 MB of RSS, and work the clock would not see but the heap would). It imports
+// only Node built-ins, so nothing the bundle needs is loaded before the clock starts.
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+const request = JSON.parse(process.argv[2] ?? '');
+
+/** What the handlers read of Lambda's context (middy's early timeout, the logger's fields). */
+const lambdaContext = () => ({
+  awsRequestId: randomUUID(),
+  functionName: 'bench',
+  functionVersion: '$LATEST',
+  memoryLimitInMB: '256',
+  getRemainingTimeInMillis: () => 10_000,
+});
+
+// A handler may rewrite the event it is given: each invocation gets its own copy.
+const freshEvent = () => JSON.parse(JSON.stringify(request.event));
+const cpuMs = ({ user, system }) => (user + system) / 1_000;
+
+const unexpectedStatuses = [];
+function check(result) {
+  const status = result?.statusCode ?? (result?.principalId ? 200 : 0);
+  if (status !== request.expectedStatus) unexpectedStatuses.push(status);
+}
+
+const coldEvent = freshEvent();
+const coldCpuStart = process.cpuUsage();
+const coldStart = performance.now();
+const { handler } = request.bundle.endsWith('.mjs')
+  ? await import(pathToFileURL(request.bundle).href)
+  : createRequire(import.meta.url)(request.bundle);
+check(await handler(coldEvent, lambdaContext()));
+const coldMs = performance.now() - coldStart;
+const coldCpuMs = cpuMs(process.cpuUsage(coldCpuStart));
+const rssAfterColdStartMb = process.memoryUsage.rss() / 2 ** 20;
+
+for (let i = 0; i < request.warmup; i++) check(await handler(freshEvent(), lambdaContext()));
+
+const latenciesMs = [];
+const warmCpuStart = process.cpuUsage();
+for (let i = 0; i < request.iterations; i++) {
+  const event = freshEvent();
+  const context = lambdaContext();
+  const started = performance.now();
+  const result = await handler(event, context);
+  latenciesMs.push(performance.now() - started);
+  check(result);
+}
+const warmCpuMs = cpuMs(process.cpuUsage(warmCpuStart));
+
+// The SDK's keep-alive sockets would hold the process open: leave once the parent has the result.
+process.send(
+  {
+    coldMs,
+    coldCpuMs,
+    rssAfterColdStartMb,
+    latenciesMs,
+    cpuMsPerInvocation: request.iterations > 0 ? warmCpuMs / request.iterations : 0,
+    unexpectedStatuses,
+  },
+  () => process.exit(0),
+);

@@ -1,0 +1,24 @@
+// The four Lambda functions of a stage: the handler module each is bundled from and what it may do
+// on the table. The stack deploys these and `npm run bench` bundles the same modules, so the
+// benchmark measures what is deployed. Plain data with type-only imports: the benchmark reads it
+// without loading the CDK.
+import type { TableAccess } from '#lib/data/table-access.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+
+/** A route's operationId, or the TOKEN authorizer. */
+export type PetstoreFunctionName = OperationId | 'authorizer';
+
+type PetstoreFunctionSpec = {
+  /** The handler module, relative to the project root. */
+  entry: string;
+  tableAccess: TableAccess;
+  /** It signs and checks pagination cursors, so the stack hands it the cursor secret. */
+  readsCursorSecret?: true;
+};
+
+export const PETSTORE_FUNCTIONS: Record<PetstoreFunctionName, PetstoreFunctionSpec> = {
+  listPets: { entry: 'functions/list-pets.ts', tableAccess: 'readPets', readsCursorSecret: true },
+  createPet: { entry: 'functions/create-pet.ts', tableAccess: 'createPets' },
+  getPet: { entry: 'functions/get-pet.ts', tableAccess: 'readPets' },
+  authorizer: { entry: 'functions/authorizer.ts', tableAccess: 'readApiKeys' },
+};

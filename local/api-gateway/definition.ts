@@ -1,0 +1,95 @@
+// What the local gateway (local/api-gateway/gateway.ts) serves, in API Gateway's own terms: the stage's
+// methods and their integrations, the TOKEN authorizer, the gateway responses, and the stage's and
+// usage plan's limits. It has two sources: the shared modules the stack is built from (below, for
+// `npm start`) and a synthesized template (local/cloud-assembly/template-api-definition.ts, for `start:stage`).
+import type { ApiError } from '#shared/api-error.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
+import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';
+import { errorResponse } from '#shared/http/json-response.ts';
+import { AUTHORIZER, STAGE_NAME } from '#shared/http/routes.ts';
+
+export type Integration =
+  /** A Lambda proxy integration, naming its function as the function runner knows it. */
+  | { type: 'AWS_PROXY'; functionName: string }
+  /** API Gateway answers by itself, with the integration response the request template selects. */
+  | { type: 'MOCK'; status: number; headers: Record<string, string>; body: string };
+
+export type ApiMethodDefinition = {
+  resource: string;
+  /** GET, POST, ... or ANY, which matches only when no other method of the resource does. */
+  httpMethod: string;
+  authorized: boolean;
+  integration: Integration;
+};
+
+export type TokenAuthorizerDefinition = {
+  header: string;
+  validationRegex: string;
+  /** 0: no cache, every request calls the authorizer. */
+  resultsCacheTtlSeconds: number;
+  functionName: string;
+};
+
+/**
+ * A gateway response: its status (API Gateway's default for the type when absent), static headers
+ * and body template (`$context...` substituted).
+ */
+export type GatewayResponseDefinition = {
+  status?: number;
+  headers: Record<string, string>;
+  template: string;
+};
+
+/** A token bucket: `rateLimit` tokens a second into a bucket of `burstLimit`. */
+export type RateLimit = { rateLimit: number; burstLimit: number };
+
+export type UsagePlanDefinition = {
+  throttle?: RateLimit;
+  quota?: { limit: number; period: 'DAY' | 'WEEK' | 'MONTH' };
+};
+
+export type ApiDefinition = {
+  stageName: string;
+  methods: ApiMethodDefinition[];
+  authorizer: TokenAuthorizerDefinition;
+  gatewayResponses: Record<string, GatewayResponseDefinition>;
+  /** The stage's method throttling: one bucket per method. */
+  methodThrottle?: RateLimit;
+  usagePlan?: UsagePlanDefinition;
+};
+
+function mockOf(error: ApiError): Integration {
+  const { statusCode, headers = {}, body } = errorResponse(error);
+  return { type: 'MOCK', status: statusCode, headers: headers as Record<string, string>, body };
+}
+
+/**
+ * The API as the shared modules define it, with the functions named by operationId and
+ * `authorizer`. No cache and no limits: a revoked key is refused at once, and a developer's
+ * loop is never throttled.
+ */
+export function apiDefinitionFromModules(): ApiDefinition {
+  return {
+    stageName: STAGE_NAME,
+    methods: API_METHODS.map((method) => ({
+      resource: method.resource,
+      httpMethod: method.httpMethod,
+      authorized: true,
+      integration: method.error
+        ? mockOf(method.error)
+        : { type: 'AWS_PROXY', functionName: method.operationId },
+    })),
+    authorizer: {
+      header: AUTHORIZER.header,
+      validationRegex: AUTHORIZER.validationRegex,
+      resultsCacheTtlSeconds: 0,
+      functionName: 'authorizer',
+    },
+    gatewayResponses: Object.fromEntries(
+      GATEWAY_RESPONSES.map(({ type, body, headers }) => [
+        type,
+        { status: body.status, headers, template: JSON.stringify(body) },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,103 @@
+// Builds the event API Gateway REST (v1) sends a Lambda proxy integration, from the parts of an
+// HTTP request. The local server and the handler tests both use it, so the handlers always see
+// the shape they see in AWS: headers and their multi-value twins, decoded query maps (a repeated
+// parameter keeps its last value in the single map), path parameters, and a requestContext
+// whose stage is v1.
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';
+import { LOCAL_ACCOUNT } from '#local/iam/account.ts';
+
+export type ProxyRequest = {
+  method: string;
+  /** The path below the stage, e.g. /pets/42. */
+  path: string;
+  /** The API Gateway resource it matched, e.g. /pets/{petId}. */
+  resource: string;
+  pathParameters?: Record<string, string>;
+  /** The raw query string, without '?'. */
+  query?: string;
+  /** Header pairs as received (a name may repeat). */
+  headers?: [string, string][];
+  body?: Buffer | string;
+  /** What the authorizer returned in its context, plus its principalId. */
+  authorizer?: Record<string, string>;
+  sourceIp?: string;
+  requestId?: string;
+};
+
+function multiValueMap(pairs: [string, string][]): Record<string, string[]> | null {
+  if (pairs.length === 0) return null;
+  const map: Record<string, string[]> = {};
+  for (const [name, value] of pairs) (map[name] ??= []).push(value);
+  return map;
+}
+
+const lastValues = (multi: Record<string, string[]> | null) =>
+  multi && Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.at(-1) ?? '']));
+
+function bodyField(
+  body: Buffer | string | undefined,
+): Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'> {
+  if (body === undefined || body.length === 0) return { body: null, isBase64Encoded: false };
+  if (typeof body === 'string') return { body, isBase64Encoded: false };
+  const text = body.toString('utf8');
+  // Bytes that are not UTF-8 travel base64-encoded so the handler sees exactly what was sent.
+  return Buffer.from(text, 'utf8').equals(body)
+    ? { body: text, isBase64Encoded: false }
+    : { body: body.toString('base64'), isBase64Encoded: true };
+}
+
+export function toProxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
+  const headerPairs = request.headers ?? [];
+  const queryPairs = [...new URLSearchParams(request.query ?? '')] as [string, string][];
+  const multiValueHeaders = multiValueMap(headerPairs);
+  const multiValueQueryStringParameters = multiValueMap(queryPairs);
+  const requestId = request.requestId ?? randomUUID();
+  const now = Date.now();
+  return {
+    resource: request.resource,
+    path: request.path,
+    httpMethod: request.method,
+    headers: lastValues(multiValueHeaders) ?? {},
+    multiValueHeaders: multiValueHeaders ?? {},
+    queryStringParameters: lastValues(multiValueQueryStringParameters),
+    multiValueQueryStringParameters,
+    pathParameters: request.pathParameters ?? null,
+    stageVariables: null,
+    ...bodyField(request.body),
+    requestContext: {
+      accountId: LOCAL_ACCOUNT,
+      apiId: 'local',
+      authorizer: request.authorizer ?? null,
+      domainName: 'localhost',
+      extendedRequestId: requestId,
+      httpMethod: request.method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
+        user: null,
+        userAgent: headerPairs.find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? null,
+        userArn: null,
+      },
+      path: `${BASE_PATH}${request.path}`,
+      protocol: 'HTTP/1.1',
+      requestId,
+      requestTime: new Date(now).toUTCString(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: request.resource,
+      stage: STAGE_NAME,
+    },
+  };
+}

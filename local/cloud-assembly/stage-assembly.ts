@@ -1,0 +1,120 @@
+// Finds the cloud assembly of one stage: `cdk.out/assembly-<Stage>/` and its stack template,
+// synthesized first when cdk.out is missing, older than any source it is built from, or written
+// without bundles (so the stage run always serves what `cdk deploy` would deploy now), or taken as
+// given (`--assembly <dir>`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readTemplate } from '#local/cloud-assembly/template.ts';
+
+/** What a synthesis reads: a change to any of them makes cdk.out stale. */
+const SYNTH_INPUTS = ['bin', 'lib', 'functions', 'shared', 'package-lock.json', 'cdk.json', 'tsconfig.json'];
+
+/** A stage's nested assembly, its stack's template, and the name CloudFormation gives that stack. */
+export type StageAssembly = { assemblyDir: string; templateFile: string; stackName: string };
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(stats.mtimeMs, ...readdirSync(path).map((entry) => newestChange(join(path, entry))));
+}
+
+type Manifest = {
+  artifacts?: Record<
+    string,
+    { type: string; properties?: { templateFile?: string; directoryName?: string; stackName?: string } }
+  >;
+};
+const artifactsOf = (dir: string) =>
+  existsSync(join(dir, 'manifest.json'))
+    ? Object.values(
+        (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest).artifacts ?? {},
+      )
+    : [];
+
+const nestedAssemblies = (dir: string) =>
+  artifactsOf(dir)
+    .filter((artifact) => artifact.type === 'cdk:cloud-assembly')
+    .map((artifact) => artifact.properties?.directoryName ?? '');
+
+/** The stage names of an app's nested assemblies: `assembly-Staging` is staging. */
+export const stagesIn = (outDir: string) =>
+  nestedAssemblies(outDir).map((name) => name.replace(/^assembly-/, '').toLowerCase());
+
+/** The stage's nested assembly (`assembly-Staging`), or else the directory itself, with its stack's template. */
+function findStage(dir: string, stage: string): StageAssembly | undefined {
+  const nested = nestedAssemblies(dir).find(
+    (name) => name.toLowerCase() === `assembly-${stage.toLowerCase()}`,
+  );
+  const assemblyDir = nested ? join(dir, nested) : dir;
+  const stack = artifactsOf(assemblyDir).find((artifact) => artifact.type === 'aws:cloudformation:stack');
+  const templateFile = stack?.properties?.templateFile;
+  if (!templateFile) return undefined;
+  const stackName = stack.properties?.stackName ?? templateFile.replace(/\.template\.json$/, '');
+  return { assemblyDir, templateFile: join(assemblyDir, templateFile), stackName };
+}
+
+/**
+ * True when a function's asset is not a bundle of cdk.out: `cdk ls`, `cdk destroy` and the
+ * other commands that deploy nothing synthesize without bundling and point the template's asset
+ * paths at the project.
+ */
+export function unbundled(
+  outDir: string,
+  { assemblyDir, templateFile }: Pick<StageAssembly, 'assemblyDir' | 'templateFile'>,
+): boolean {
+  return Object.values(readTemplate(templateFile).Resources)
+    .filter(({ Type }) => Type === 'AWS::Lambda::Function')
+    .some(({ Metadata }) => {
+      const assetPath = Metadata?.['aws:asset:path'];
+      if (typeof assetPath !== 'string') return true;
+      const fromOutDir = relative(outDir, resolve(assemblyDir, assetPath));
+      return isAbsolute(fromOutDir) || fromOutDir.startsWith('..');
+    });
+}
+
+/**
+ * The stage in the project's cdk.out, synthesized when stale (`log` hears why). Throws with one
+ * line when the synthesis fails or the app has no such stage.
+ */
+export function projectStageAssembly(
+  projectRoot: string,
+  stage: string,
+  log: (line: string) => void,
+): StageAssembly {
+  const outDir = join(projectRoot, 'cdk.out');
+  const manifest = join(outDir, 'manifest.json');
+  const newestInput = Math.max(...SYNTH_INPUTS.map((input) => newestChange(join(projectRoot, input))));
+  const current =
+    existsSync(manifest) && statSync(manifest).mtimeMs >= newestInput && findStage(outDir, stage);
+  if (!current || unbundled(outDir, current)) {
+    log('Synthesizing the app (cdk.out is missing, older than its sources, or without bundles)...');
+    const synth = spawnSync(
+      process.execPath,
+      [join(projectRoot, 'node_modules/aws-cdk/bin/cdk'), 'synth', '--quiet'],
+      {
+        cwd: projectRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+      },
+    );
+    if (synth.status !== 0) {
+      const reason = synth.stderr.split('\n').find((line) => line.trim() && !line.includes('nodedir'));
+      throw new Error(`cdk synth failed: ${reason ?? `exit code ${synth.status}`}`);
+    }
+  }
+  const found = findStage(outDir, stage);
+  if (!found)
+    throw new Error(`the app has no stage "${stage}": choose one of ${stagesIn(outDir).join(', ')}.`);
+  return found;
+}
+
+/** A given cloud assembly (a copy of cdk.out, or one stage's directory of it), served as it is. */
+export function givenStageAssembly(dir: string, stage: string): StageAssembly {
+  if (!existsSync(join(dir, 'manifest.json')))
+    throw new Error(`${dir} is not a cloud assembly (no manifest.json).`);
+  const found = findStage(dir, stage);
+  if (!found) throw new Error(`${dir} holds no stack of stage "${stage}".`);
+  return found;
+}

@@ -1,0 +1,94 @@
+// The one way every tool outside Lambda reaches DynamoDB: `npm start`, `npm run keys`, the bench
+// and the tests. It starts the embedded DynamoDB, or takes the endpoint it is given; a DynamoDB
+// other than AWS's own is "owned": it gets dummy credentials and its table is created when
+// missing. On AWS nothing is created, and the callers write nothing of their own.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
+import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { LocalSetupError, startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
+import { LOCAL_REGION } from '#local/iam/account.ts';
+import { ensureTable } from '#local/dynamodb/table-setup.ts';
+
+export const DEFAULT_TABLE_NAME = 'petstore-local';
+/** A local DynamoDB accepts any credentials, but the SDK insists on having some. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const AWS_ENDPOINT = /\.amazonaws\.com(\.cn)?(:\d+)?\/?$|\.api\.aws(:\d+)?\/?$/i;
+/** `https://dynamodb.eu-west-1.amazonaws.com` is in eu-west-1. */
+const regionOf = (endpoint: string) => /dynamodb[.-]([a-z]{2}(?:-[a-z]+)+-\d)\./i.exec(endpoint)?.[1];
+
+export type LocalDynamoDbOptions = {
+  /** Another DynamoDB instead of the embedded one (AWS_ENDPOINT_URL_DYNAMODB). */
+  endpoint?: string | undefined;
+  /** Where the embedded DynamoDB keeps its data: in memory when absent. */
+  dataDir?: string | undefined;
+  tableName?: string | undefined;
+  region?: string | undefined;
+};
+
+/** The options as `npm start` and `npm run keys` take them from their environment. */
+export const localDynamoDbOptions = (env: NodeJS.ProcessEnv): LocalDynamoDbOptions => ({
+  endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
+  dataDir: env.PETSTORE_DATA_DIR || undefined,
+  tableName: env.PETSTORE_TABLE_NAME || undefined,
+  region: env.AWS_REGION || undefined,
+});
+
+export type LocalDynamoDb = {
+  endpoint: string;
+  /** The region its clients sign for: a DynamoDB Local without -sharedDb keeps tables per region. */
+  region: string | undefined;
+  tableName: string;
+  /** False on AWS's own endpoints. */
+  owned: boolean;
+  table: TableGateway;
+  close(): Promise<void>;
+};
+
+/** The endpoint does not answer, or not as a DynamoDB: one line that says which. */
+function unreachable(endpoint: string, error: Error & { $metadata?: { httpStatusCode?: number } }) {
+  const reason = error.message.split('\n')[0] || error.name;
+  const answered = error.$metadata?.httpStatusCode !== undefined;
+  return new LocalSetupError(
+    answered
+      ? `${endpoint} answered, but not as a DynamoDB (${reason}): check AWS_ENDPOINT_URL_DYNAMODB.`
+      : `DynamoDB at ${endpoint} is unreachable (${reason}): start it, or unset AWS_ENDPOINT_URL_DYNAMODB for the embedded one.`,
+  );
+}
+
+export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
+  const { dataDir, tableName = DEFAULT_TABLE_NAME } = options;
+  const embedded = options.endpoint === undefined ? await startEmbeddedDynamoDb({ dataDir }) : undefined;
+  const endpoint = embedded?.endpoint ?? options.endpoint ?? '';
+  const owned = !AWS_ENDPOINT.test(endpoint);
+  // On AWS, credentials come from the SDK's usual chain (environment, profile, SSO).
+  const region = options.region ?? (owned ? LOCAL_REGION : regionOf(endpoint));
+  const clientConfig: DynamoDBClientConfig = owned
+    ? { endpoint, region, credentials: LOCAL_CREDENTIALS }
+    : { endpoint, region };
+  const documentClient = createDocumentClient(clientConfig);
+  const close = async () => {
+    documentClient.destroy();
+    await embedded?.close();
+  };
+  if (owned) {
+    const setupClient = new DynamoDBClient(clientConfig);
+    try {
+      await ensureTable(setupClient, tableName);
+    } catch (error) {
+      await close();
+      throw unreachable(endpoint, error as Error);
+    } finally {
+      setupClient.destroy();
+    }
+  }
+  return {
+    endpoint,
+    region,
+    tableName,
+    owned,
+    table: createTableGateway({ tableName, documentClient }),
+    close,
+  };
+}

@@ -1,0 +1,41 @@
+// The four functions from their sources, composed as their Lambda composition roots compose them,
+// for a process that runs them all. Configuration comes in explicitly; nothing here reads the
+// environment.
+import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
+import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
+import { createGetPetHandler } from '#functions/get-pet-handler.ts';
+import { createListPetsHandler } from '#functions/list-pets-handler.ts';
+import { createCursors } from '#shared/http/pagination.ts';
+import { createObservability } from '#shared/observability.ts';
+import type { Observability } from '#shared/observability.ts';
+import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
+
+export type SourceFunctionsConfig = {
+  table: TableGateway;
+  cursorSecret: string;
+  observability?: Observability;
+};
+
+export function createSourceFunctions({
+  table,
+  cursorSecret,
+  // No CloudWatch reads this process's output: logs only.
+  observability = createObservability({ metrics: false }),
+}: SourceFunctionsConfig) {
+  const pets = createDynamoDbPetStore(table);
+  return {
+    listPets: createListPetsHandler({ pets, cursors: createCursors(cursorSecret), observability }),
+    createPet: createCreatePetHandler({
+      pets,
+      idempotencyRecords: createIdempotencyRecords(table),
+      observability,
+    }),
+    getPet: createGetPetHandler({ pets, observability }),
+    authorizer: createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability }),
+  };
+}
+
+export type SourceFunctions = ReturnType<typeof createSourceFunctions>;

@@ -1,0 +1,107 @@
+// The REST API (lib/api/petstore-api.ts): stage v1 and its logs, the TOKEN authorizer, the routes of
+// shared/http/routes.ts and the per-key usage plan.
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ALLOWED_METHODS, AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import { defined, synthesized } from '#test/lib/synthesize.ts';
+import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
+import { ROUTE_FUNCTION_IDS, liveAliasOf, methodAt, methodsByPath, ref } from '#test/lib/templates.ts';
+
+describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
+  const { name, settings, template } = stage;
+  const [apiId, api] = stage.only('AWS::ApiGateway::RestApi');
+  const [stageId, apiStage] = stage.only('AWS::ApiGateway::Stage');
+  const [authorizerId, authorizer] = stage.only('AWS::ApiGateway::Authorizer');
+
+  test('the REST API and its stage v1: throttling, JSON access logs, error execution logs, X-Ray', () => {
+    expect(api.Properties).toMatchObject({
+      Name: `petstore-${name}`,
+      ApiKeySourceType: 'AUTHORIZER',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+    expect(apiStage.Properties).toMatchObject({
+      StageName: STAGE_NAME,
+      RestApiId: ref(apiId),
+      TracingEnabled: true,
+      MethodSettings: [
+        {
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: settings.throttling.rateLimit,
+          ThrottlingBurstLimit: settings.throttling.burstLimit,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          MetricsEnabled: true,
+        },
+      ],
+    });
+    const accessLog = apiStage.Properties.AccessLogSetting as { DestinationArn: unknown; Format: string };
+    expect(JSON.parse(accessLog.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      principalId: '$context.authorizer.principalId',
+      errorType: '$context.error.responseType',
+    });
+    expect(accessLog.Format).not.toMatch(/authorization|apiKey/i);
+    const [, accessLogGroup] = defined(
+      stage
+        .all('AWS::Logs::LogGroup')
+        .find(([id]) => JSON.stringify(accessLog.DestinationArn).includes(`"${id}"`)),
+      'the access log group',
+    );
+    expect(accessLogGroup.Properties.RetentionInDays).toBe(settings.logRetention);
+    template.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', ref(apiId), `/${STAGE_NAME}`]] },
+      RetentionInDays: settings.logRetention,
+    });
+  });
+
+  test("the TOKEN authorizer: Authorization header, the Bearer regex, the cache TTL, the function's alias live", () => {
+    expect(authorizer.Properties).toMatchObject({
+      Type: 'TOKEN',
+      RestApiId: ref(apiId),
+      IdentitySource: `method.request.header.${AUTHORIZER.header}`,
+      IdentityValidationExpression: AUTHORIZER.validationRegex,
+      AuthorizerResultTtlInSeconds: AUTHORIZER.resultsCacheTtlSeconds,
+    });
+    const uri = JSON.stringify(authorizer.Properties.AuthorizerUri);
+    expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, 'AuthorizerFunction'))));
+    expect(uri).not.toContain('"AuthorizerFunction"');
+  });
+
+  describe('methods', () => {
+    const methods = methodsByPath(stage);
+
+    test('every method, fallbacks included, is behind the authorizer and counts against the usage plan', () => {
+      expect(methods).toHaveLength(ROUTES.length + Object.keys(ALLOWED_METHODS).length + 2);
+      for (const { properties } of methods) {
+        expect(properties).toMatchObject({
+          AuthorizationType: 'CUSTOM',
+          AuthorizerId: ref(authorizerId),
+          ApiKeyRequired: true,
+        });
+      }
+    });
+
+    test.each(ROUTES)("$method $path invokes the $operationId function's alias live (proxy)", (route) => {
+      const method = methodAt(stage, route.path, route.method);
+      expect(method).toMatchObject({
+        OperationName: route.operationId,
+        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+      });
+      const functionId = ROUTE_FUNCTION_IDS[route.operationId];
+      const uri = JSON.stringify((method.Integration as Properties).Uri);
+      expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, functionId))));
+      expect(uri).not.toContain(`"${functionId}"`);
+    });
+  });
+
+  test('per-key limits: a usage plan on stage v1, keys coming from the authorizer', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: settings.perKeyLimits.rateLimit, BurstLimit: settings.perKeyLimits.burstLimit },
+      Quota: { Limit: settings.perKeyLimits.requestsPerDay, Period: 'DAY' },
+      ApiStages: [Match.objectLike({ ApiId: ref(apiId), Stage: ref(stageId) })],
+    });
+  });
+});

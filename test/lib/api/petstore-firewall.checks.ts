@@ -1,0 +1,126 @@
+// The web ACL in front of production (lib/api/petstore-firewall.ts): AWS's managed core rule set and
+// known bad inputs, a limit per client IP, every block answered with the contract's Error object
+// (403 forbidden) through a WAF custom response, and the association with stage v1. Staging has none.
+import { describe, expect, test } from '@jest/globals';
+import { ErrorBody } from '#shared/api-error.ts';
+import { gatewayResponseOf } from '#shared/http/gateway-responses.ts';
+import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import type { Properties } from '#test/lib/synthesize.ts';
+import { arnOf, ref } from '#test/lib/templates.ts';
+
+type Rule = {
+  Name: string;
+  Priority: number;
+  Statement: Properties;
+  Action?: { Block?: { CustomResponse: Properties } };
+  OverrideAction?: Properties;
+};
+
+describe('the production stack', () => {
+  const stage = synthesized.production;
+  const [webAclId, webAcl] = stage.only('AWS::WAFv2::WebACL');
+  const rules = webAcl.Properties.Rules as Rule[];
+  const rule = (name: string) => {
+    const found = rules.find((candidate) => candidate.Name === name);
+    if (!found) throw new Error(`no rule ${name}`);
+    return found;
+  };
+
+  test('a regional web ACL that allows what no rule blocks', () => {
+    // CloudFormation names it: a fixed name would block any update that replaces it.
+    expect(webAcl.Properties.Name).toBeUndefined();
+    expect(webAcl.Properties).toMatchObject({
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+    });
+    expect(rules.map(({ Name }) => Name)).toEqual([
+      'RequestsPerIp',
+      'AWSManagedRulesCommonRuleSet',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+      'BlockManagedRuleMatches',
+    ]);
+    expect(rules.map(({ Priority }) => Priority)).toEqual([0, 1, 2, 3]);
+  });
+
+  test("a limit per client IP address, over WAF's 5 minutes, from the stage settings", () => {
+    expect(rule('RequestsPerIp').Statement).toEqual({
+      RateBasedStatement: {
+        AggregateKeyType: 'IP',
+        Limit: stage.settings.firewall?.requestsPerIpPer5Minutes,
+        EvaluationWindowSec: 300,
+      },
+    });
+  });
+
+  test('the managed groups count and label; the rule after them blocks on their labels', () => {
+    for (const name of ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']) {
+      expect(rule(name)).toMatchObject({
+        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } },
+        OverrideAction: { Count: {} },
+      });
+    }
+    const label = (Key: string, Scope: string) => ({ LabelMatchStatement: { Key, Scope } });
+    expect(rule('BlockManagedRuleMatches').Statement).toEqual({
+      OrStatement: {
+        Statements: [
+          {
+            AndStatement: {
+              Statements: [
+                label('awswaf:managed:aws:core-rule-set:', 'NAMESPACE'),
+                // A body over 8 KB is the contract's to judge: 413 above 16 KiB.
+                {
+                  NotStatement: {
+                    Statement: label('awswaf:managed:aws:core-rule-set:SizeRestrictions_Body', 'LABEL'),
+                  },
+                },
+              ],
+            },
+          },
+          label('awswaf:managed:aws:known-bad-inputs:', 'NAMESPACE'),
+        ],
+      },
+    });
+  });
+
+  test("every block answers 403 with the contract's Error object, code forbidden, as JSON", () => {
+    const bodies = webAcl.Properties.CustomResponseBodies as Record<
+      string,
+      { ContentType: string; Content: string }
+    >;
+    const blocking = rules.filter((candidate) => candidate.Action);
+    expect(blocking.map(({ Name }) => Name)).toEqual(['RequestsPerIp', 'BlockManagedRuleMatches']);
+    for (const { Action } of blocking) {
+      const response = Action?.Block?.CustomResponse ?? {};
+      expect(response.ResponseCode).toBe(403);
+      const body = bodies[String(response.CustomResponseBodyKey)];
+      expect(body?.ContentType).toBe('APPLICATION_JSON');
+      const parsed = ErrorBody.parse(JSON.parse(body?.Content ?? ''));
+      expect(parsed).toEqual({ code: 'forbidden', message: expect.any(String), status: 403 });
+      // What API Gateway's WAF_FILTERED response says too, with the headers of every response.
+      expect(parsed).toEqual(gatewayResponseOf('WAF_FILTERED').body);
+      const { 'Content-Type': _json, ...headers } = RESPONSE_HEADERS;
+      expect(response.ResponseHeaders).toEqual(
+        Object.entries(headers).map(([Name, Value]) => ({ Name, Value })),
+      );
+    }
+  });
+
+  test('the web ACL is associated with stage v1 of the API', () => {
+    const [, association] = stage.only('AWS::WAFv2::WebACLAssociation');
+    const [apiId] = stage.only('AWS::ApiGateway::RestApi');
+    const [stageId] = stage.only('AWS::ApiGateway::Stage');
+    expect(association.Properties.WebACLArn).toEqual(arnOf(webAclId));
+    const resourceArn = JSON.stringify(association.Properties.ResourceArn);
+    expect(resourceArn).toContain(JSON.stringify(ref(apiId)));
+    expect(resourceArn).toContain(`"/stages/",${JSON.stringify(ref(stageId))}`);
+  });
+});
+
+describe('the staging stack', () => {
+  test('has no web ACL (its settings have no firewall)', () => {
+    expect(synthesized.staging.settings.firewall).toBeUndefined();
+    expect(synthesized.staging.all('AWS::WAFv2::WebACL')).toEqual([]);
+    expect(synthesized.staging.all('AWS::WAFv2::WebACLAssociation')).toEqual([]);
+  });
+});

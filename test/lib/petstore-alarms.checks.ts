@@ -1,0 +1,114 @@
+// The stage's alarms and their topic (lib/petstore-alarms.ts).
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { defined, synthesized } from '#test/lib/synthesize.ts';
+import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
+import { ROUTE_FUNCTION_IDS, arnOf, ref } from '#test/lib/templates.ts';
+
+describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
+  const { name, settings, template } = stage;
+  const [tableId] = stage.only('AWS::DynamoDB::Table');
+  const [stageId] = stage.only('AWS::ApiGateway::Stage');
+
+  describe('alarms', () => {
+    const [topicId, topic] = stage.only('AWS::SNS::Topic');
+    // By construct id: CloudFormation names the alarms (<stack>-Alarms<id><hash>-<suffix>).
+    const alarms = new Map(
+      stage
+        .all('AWS::CloudWatch::Alarm')
+        .map(([logicalId, alarm]) => [logicalId.replace(/^Alarms(\w+)[0-9A-F]{8}$/, '$1'), alarm.Properties]),
+    );
+    const alarm = (id: string) => defined(alarms.get(id), id);
+
+    test('ten alarms, each notifying the stage topic on alarm and on recovery', () => {
+      expect([...alarms.keys()].sort()).toEqual(
+        [
+          'Api5xx',
+          'ApiP99Latency',
+          'listPetsErrors',
+          'createPetErrors',
+          'getPetErrors',
+          'listPetsThrottles',
+          'createPetThrottles',
+          'getPetThrottles',
+          'authorizerThrottles',
+          'DynamoDbThrottles',
+        ].sort(),
+      );
+      for (const properties of alarms.values()) {
+        expect(properties).toMatchObject({ AlarmActions: [ref(topicId)], OKActions: [ref(topicId)] });
+        expect(properties.AlarmName).toBeUndefined();
+        expect(properties.AlarmDescription).toMatch(new RegExp(`^Pet store ${name}: `));
+      }
+    });
+
+    test('API 5xx and p99 latency of stage v1, with the stage thresholds', () => {
+      // The stage by its literal name: a Ref to the stage would close a circle through the rollout.
+      expect(stage.resource(stageId).Properties.StageName).toBe('v1');
+      const dimensions = [
+        { Name: 'ApiName', Value: `petstore-${name}` },
+        { Name: 'Stage', Value: 'v1' },
+      ];
+      expect(alarm('Api5xx')).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        MetricName: '5XXError',
+        Dimensions: dimensions,
+        Statistic: 'Sum',
+        Threshold: settings.alarms.serverErrorsPer5Minutes,
+      });
+      expect(alarm('ApiP99Latency')).toMatchObject({
+        MetricName: 'Latency',
+        Dimensions: dimensions,
+        ExtendedStatistic: 'p99',
+        Threshold: settings.alarms.p99LatencyMs,
+        // Per minute, 3 of 5: it can fire within a canary's 5 minutes.
+        Period: 60,
+        EvaluationPeriods: 5,
+        DatapointsToAlarm: 3,
+      });
+    });
+
+    test('Lambda errors of the route functions and throttles of every function', () => {
+      for (const [operationId, functionId] of Object.entries(ROUTE_FUNCTION_IDS)) {
+        expect(alarm(`${operationId}Errors`)).toMatchObject({
+          Namespace: 'AWS/Lambda',
+          MetricName: 'Errors',
+          Dimensions: [{ Name: 'FunctionName', Value: ref(functionId) }],
+          Threshold: settings.alarms.functionErrorsPer5Minutes,
+        });
+      }
+      expect(alarm('authorizerThrottles')).toMatchObject({
+        MetricName: 'Throttles',
+        Dimensions: [{ Name: 'FunctionName', Value: ref('AuthorizerFunction') }],
+        Threshold: 1,
+      });
+    });
+
+    test('DynamoDB throttle events of the table and its index, missing data as zero', () => {
+      const metrics = alarm('DynamoDbThrottles').Metrics as Properties[];
+      expect(metrics[0]).toMatchObject({
+        Expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0)',
+      });
+      expect(JSON.stringify(metrics)).toContain(JSON.stringify({ Name: 'TableName', Value: ref(tableId) }));
+      expect(JSON.stringify(metrics)).toContain('"GlobalSecondaryIndexName"');
+    });
+
+    test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {
+      const [keyId] = stage.only('AWS::KMS::Key');
+      expect(topic.Properties.KmsMasterKeyId).toEqual(arnOf(keyId));
+      template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+      template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            Match.objectLike({
+              Effect: 'Allow',
+              Action: 'sns:Publish',
+              Principal: { Service: 'cloudwatch.amazonaws.com' },
+            }),
+          ]),
+        },
+      });
+    });
+  });
+});

@@ -1,0 +1,184 @@
+// The local gateway's two sources agree: what `npm start` serves from the shared modules is what
+// the synthesized template tells API Gateway (methods, integrations, gateway responses, authorizer),
+// and the template's limits are each stage's settings; API Gateway invokes each function's `live`
+// alias, which it is allowed to. And the limits behave as token buckets.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { apiDefinitionFromModules } from '#local/api-gateway/definition.ts';
+import type { ApiDefinition } from '#local/api-gateway/definition.ts';
+import { createTemplateReader, readTemplate } from '#local/cloud-assembly/template.ts';
+import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
+import { gatewayAnswer } from '#local/api-gateway/gateway-responses.ts';
+import { createGatewayLimits } from '#local/api-gateway/throttling.ts';
+import { projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
+import { apiDefinitionFromTemplate } from '#local/cloud-assembly/template-api-definition.ts';
+import { AUTHORIZER } from '#shared/http/routes.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('Missing a gateway response');
+  return value;
+}
+
+const templateOf = (stage: string) =>
+  readTemplate(projectStageAssembly(PROJECT_ROOT, stage, () => undefined).templateFile);
+
+const fromTemplate = (stage: string) => apiDefinitionFromTemplate(createTemplateReader(templateOf(stage)));
+
+/** Methods comparable across sources: functions by route, mocks by their whole answer. */
+const methodsOf = (definition: ApiDefinition) =>
+  definition.methods
+    .map(({ resource, httpMethod, authorized, integration }) => ({
+      resource,
+      httpMethod,
+      authorized,
+      answer: integration.type === 'MOCK' ? integration : 'a function',
+    }))
+    .sort((a, b) => `${a.resource} ${a.httpMethod}`.localeCompare(`${b.resource} ${b.httpMethod}`));
+
+describe.each([
+  ['staging', { rateLimit: 20, burstLimit: 40 }, { rateLimit: 5, burstLimit: 10 }, 10_000],
+  ['production', { rateLimit: 200, burstLimit: 400 }, { rateLimit: 50, burstLimit: 100 }, 500_000],
+])('the %s template', (stage, methodThrottle, keyThrottle, quota) => {
+  const modules = apiDefinitionFromModules();
+  const template = fromTemplate(stage);
+
+  it('has the methods and mock answers of the shared modules', () => {
+    expect(methodsOf(template)).toEqual(methodsOf(modules));
+  });
+
+  it('has the gateway responses of the shared modules', () => {
+    expect(template.gatewayResponses).toEqual(modules.gatewayResponses);
+  });
+
+  it("has the authorizer's header, expression and cache TTL", () => {
+    expect(template.authorizer).toEqual({
+      header: AUTHORIZER.header,
+      validationRegex: AUTHORIZER.validationRegex,
+      resultsCacheTtlSeconds: AUTHORIZER.resultsCacheTtlSeconds,
+      functionName: 'AuthorizerFunction:live',
+    });
+  });
+
+  it("invokes each route's function through its alias live", () => {
+    const invoked = template.methods.flatMap(({ resource, httpMethod, integration }) =>
+      integration.type === 'AWS_PROXY' ? [`${httpMethod} ${resource} ${integration.functionName}`] : [],
+    );
+    expect(invoked.sort()).toEqual([
+      'GET /pets ListPetsFunction:live',
+      'GET /pets/{petId} GetPetFunction:live',
+      'POST /pets CreatePetFunction:live',
+    ]);
+  });
+
+  it("has the stage's limits", () => {
+    expect(template.methodThrottle).toEqual(methodThrottle);
+    expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
+  });
+});
+
+describe("the gateway's own answers from the staging template", () => {
+  const context = {
+    requestId: 'r-1',
+    httpMethod: 'GET',
+    resourcePath: '/pets',
+    path: '/v1/pets',
+    stage: 'v1',
+  };
+  const answer = (gatewayResponses: ApiDefinition['gatewayResponses']) => {
+    const { statusCode, body } = gatewayAnswer({ gatewayResponses }, 'ACCESS_DENIED', context);
+    return { statusCode, body: JSON.parse(body) as unknown };
+  };
+  const { gatewayResponses } = fromTemplate('staging');
+  const { ACCESS_DENIED: _customized, ...uncustomized } = gatewayResponses;
+
+  it('answer a customized type with its own response', () => {
+    expect(answer(gatewayResponses)).toEqual({
+      statusCode: 401,
+      body: expect.objectContaining({ code: 'unauthorized', status: 401 }),
+    });
+  });
+
+  it("follow API Gateway's rule: DEFAULT_4XX's status is that of every 4XX type not customized", () => {
+    expect(uncustomized.DEFAULT_4XX?.status).toBe(400);
+    expect(answer(uncustomized)).toEqual({
+      statusCode: 400,
+      body: expect.objectContaining({ code: 'validation_error', status: 400 }),
+    });
+    // A customized type without a status code takes DEFAULT_4XX's too.
+    const { status: _status, ...withoutStatus } = defined(gatewayResponses.ACCESS_DENIED);
+    expect(answer({ ...gatewayResponses, ACCESS_DENIED: withoutStatus }).statusCode).toBe(400);
+    // Without a status on DEFAULT_4XX, each type keeps API Gateway's own (403 for ACCESS_DENIED).
+    const { status: _default, ...defaultWithoutStatus } = defined(uncustomized.DEFAULT_4XX);
+    expect(answer({ ...uncustomized, DEFAULT_4XX: defaultWithoutStatus }).statusCode).toBe(403);
+  });
+});
+
+describe('a template the stage run refuses, as API Gateway would fail it', () => {
+  /** The staging template with the resources `edit` returns (it may change those it is given). */
+  const edited = (edit: (resources: CloudTemplate['Resources']) => CloudTemplate['Resources']) => {
+    const template = structuredClone(templateOf('staging'));
+    template.Resources = edit(template.Resources);
+    return () => apiDefinitionFromTemplate(createTemplateReader(template));
+  };
+  const ofType = (resources: CloudTemplate['Resources'], type: string) =>
+    Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  it('an alias API Gateway has no permission to invoke', () => {
+    const withoutPermission = edited((resources) => {
+      const kept = Object.entries(resources).filter(
+        ([, resource]) =>
+          resource.Type !== 'AWS::Lambda::Permission' ||
+          !JSON.stringify(resource.Properties?.FunctionName).includes('GetPetLive'),
+      );
+      return Object.fromEntries(kept);
+    });
+    expect(withoutPermission).toThrow(
+      /^API Gateway may not invoke GetPetLive\w+: no AWS::Lambda::Permission allows it$/,
+    );
+  });
+
+  it("an alias that points at another function's version", () => {
+    const crossed = edited((resources) => {
+      const [[, getPetAlias] = []] = ofType(resources, 'AWS::Lambda::Alias').filter(([id]) =>
+        id.startsWith('GetPetLive'),
+      );
+      const [[listPetsVersionId] = []] = ofType(resources, 'AWS::Lambda::Version').filter(([id]) =>
+        id.startsWith('ListPetsFunctionCurrentVersion'),
+      );
+      if (!getPetAlias?.Properties || !listPetsVersionId)
+        throw new Error('no GetPet alias or ListPets version');
+      getPetAlias.Properties.FunctionVersion = { 'Fn::GetAtt': [listPetsVersionId, 'Version'] };
+      return resources;
+    });
+    expect(crossed).toThrow(
+      /^The alias GetPetLive\w+ does not point at a published version of its function$/,
+    );
+  });
+});
+
+describe('the limits', () => {
+  it('throttle each method and each key as token buckets, and count a daily quota', () => {
+    let now = Date.UTC(2026, 0, 1, 23, 59, 59);
+    const limits = createGatewayLimits(
+      {
+        methodThrottle: { rateLimit: 2, burstLimit: 3 },
+        usagePlan: { throttle: { rateLimit: 10, burstLimit: 10 }, quota: { limit: 5, period: 'DAY' } },
+      },
+      () => now,
+    );
+    const burst = Array.from({ length: 4 }, () => limits.admitMethod('GET /pets'));
+    expect(burst).toEqual([undefined, undefined, undefined, 'THROTTLED']);
+    expect(limits.admitMethod('POST /pets')).toBeUndefined();
+    now += 500;
+    expect(limits.admitMethod('GET /pets')).toBeUndefined();
+    expect(limits.admitMethod('GET /pets')).toBe('THROTTLED');
+
+    const perKey = Array.from({ length: 6 }, () => limits.admitKey('key-a'));
+    expect(perKey).toEqual([undefined, undefined, undefined, undefined, undefined, 'QUOTA_EXCEEDED']);
+    expect(limits.admitKey('key-b')).toBeUndefined();
+    now += 1_000; // the next UTC day
+    expect(limits.admitKey('key-a')).toBeUndefined();
+  });
+});
