@@ -11,7 +11,7 @@ import type { Logger } from '#shared/observability.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
 import type { IdempotencyRecords, RecordKey } from '#shared/store/idempotency-records.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
-import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { idempotencyItemKey } from '#shared/store/table.ts';
 import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
 

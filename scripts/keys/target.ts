@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
-import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { LocalSetupError } from '#local/dynamodb/embedded.ts';
 import { DEFAULT_TABLE_NAME, localDynamoDbOptions, openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import type { LocalDynamoDbOptions } from '#local/dynamodb/connect.ts';

@@ -6,7 +6,7 @@ import { ApiError, serviceUnavailable } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
 import type { HeaderMap } from '#shared/http/json-response.ts';
 import type { Logger } from '#shared/observability.ts';
-import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 
 type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 

@@ -11,7 +11,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { IF_ABSENT, STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS } from '#shared/timeouts.ts';
 

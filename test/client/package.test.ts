@@ -11,7 +11,7 @@ import { runNode } from '#test/support/process.ts';
 import type { NodeRun } from '#test/support/process.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 
-const CONSUMER_FIXTURES = join(REPO_ROOT, 'test/client/consumer');
+const CONSUMER_FIXTURES = join(REPO_ROOT, 'test/client/packed');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 
 let workdir: string;

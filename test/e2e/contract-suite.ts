@@ -4,13 +4,13 @@
 // no assumption that it is empty (a deployed stage holds other data, and other clients may write
 // while the suite runs), and every name carries this run's id so that the suite finds its own pets.
 // A read-only target registers no test that creates anything; the checks that change nothing run
-// in both modes. Every response is checked against openapi.json by the client (e2e-client.ts).
+// in both modes. Every response is checked against openapi.json by the client (test/e2e/client.ts).
 import { randomInt, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
-import { e2eClient, followLinks, nextLink } from '#test/e2e/e2e-client.ts';
-import type { E2eRequest } from '#test/e2e/e2e-client.ts';
+import { e2eClient, followLinks, nextLink } from '#test/e2e/client.ts';
+import type { E2eRequest } from '#test/e2e/client.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 
 export type E2eTarget = {

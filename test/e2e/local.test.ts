@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
 import { defineContractSuite } from '#test/e2e/contract-suite.ts';
-import { e2eClient, followLinks } from '#test/e2e/e2e-client.ts';
+import { e2eClient, followLinks } from '#test/e2e/client.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
 
 const apiKey = `psk_e2e_${randomBytes(24).toString('base64url')}`;

@@ -8,7 +8,7 @@ import { lambdaContext } from '#local/lambda/context.ts';
 import { createPetRequest, getPetRequest } from '#local/api-gateway/proxy-requests.ts';
 import { createObservability } from '#shared/observability.ts';
 import type { LogLevel } from '#shared/observability.ts';
-import { StoreUnavailableError } from '#shared/store/store-unavailable-error.ts';
+import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
 type Line = Record<string, unknown> & {
