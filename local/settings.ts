@@ -1,5 +1,5 @@
 // The settings of `npm start`, `npm run dev` and `npm run start:stage`, read once from the
-// environment (listed in local/README.md), and one line for each thing that stops a start: a bad
+// environment (listed in docs/local.md), and one line for each thing that stops a start: a bad
 // setting, a busy port, a DynamoDB that cannot be used.
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
