@@ -66,10 +66,18 @@ describe('npm pack ./client', () => {
     });
   });
 
-  it('ships compiled JavaScript with its types, its README and license, and no sources', () => {
+  it('has a changelog entry for the version it is packed as', () => {
+    const { version } = readJson('node_modules/@petstore-api/client/package.json') as { version: string };
+    const headings = readFileSync(join(REPO_ROOT, 'client/CHANGELOG.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line === `## ${version}` || line.startsWith(`## ${version} `));
+    expect(headings).toHaveLength(1);
+  });
+
+  it('ships compiled JavaScript with its types, its README, changelog and license, and no sources', () => {
     const shipped = (dir: string) =>
       readdirSync(join(project, 'node_modules/@petstore-api/client', dir)).sort();
-    expect(shipped('.')).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(shipped('.')).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
     expect(shipped('dist')).toEqual([
       'api-json.d.ts',
       'api-json.js',
