@@ -1,8 +1,7 @@
 // One fresh Node process stands for one Lambda execution environment: it loads a bundle as the Lambda
 // runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once (the cold start),
-// then as often as asked (warm), and sends its timings (a ChildResult) to the parent. Plain JavaScript
-// importing only Node built-ins: a .ts runner would first load Node's type stripper, which no Lambda
-// process has, and nothing the bundle needs is loaded before the clock starts.
+// then as often as asked (warm), and sends its timings (a ChildResult) to the parent. Plain JavaScript on
+// Node built-ins only: no type stripper, nor anything else Lambda would not load, before the clock starts.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
