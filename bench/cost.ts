@@ -1,8 +1,7 @@
-// Cost per million requests of each operation, from what this run measured (CPU time per
-// invocation, DynamoDB requests and capacity units per call) and the list prices and assumptions
-// below. Lambda gives a function CPU in proportion to its memory (one full vCPU at 1,769 MB), so
-// below that size the measured CPU time stretches by 1,769 / memory, while the wait for DynamoDB
-// does not.
+// Cost per million requests of each operation, from what this run measured (CPU time per invocation,
+// DynamoDB requests and capacity units per call) and the list prices and assumptions below. Lambda gives
+// a function CPU in proportion to its memory, so below one full vCPU the measured CPU time stretches
+// (cpuStretch), while the wait for DynamoDB does not.
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import { usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
@@ -26,7 +25,7 @@ export const ASSUMPTIONS = {
   dynamoDbRoundTripMs: 4,
   /** The memory size at which a function has one whole vCPU. */
   fullVcpuMemoryMb: 1769,
-  /** The stack's default (staging); production uses 512 (lib/stage-settings.ts). */
+  /** The stack's default (staging's); production's is in lib/stage-settings.ts. */
   chosenMemoryMb: 256,
   memorySizesMb: [128, 256, 512, 1024, 1769],
 };
@@ -54,7 +53,7 @@ export type CostModel = {
   memoryMb: number;
   lines: CostLine[];
   byMemory: MemoryCost[];
-  /** One cold start's Init (billed since August 2025) at any size up to 1,769 MB, per million. */
+  /** One cold start's Init (billed since August 2025) at any size up to one full vCPU, per million. */
   coldStartPerMillion: Record<SubjectName, number>;
 };
 

@@ -1,8 +1,7 @@
 // What the benchmark measures: the four Lambda functions of the stack, each next to its baseline
-// (bench/baselines/), the least code that makes the same single DynamoDB call with the AWS SDK,
-// bundled the same way. Two references stand beside them, measured but not targeted: that same
-// baseline bundled as CDK's NodejsFunction bundles by default (what a user gets without tuning),
-// and the floor (bench/floors/), which sends the same request without the SDK.
+// (bench/baselines/: the least code that makes the same single DynamoDB call with the AWS SDK, bundled
+// the same way). Two references stand beside them, measured but not targeted: the baseline as CDK's
+// NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
 import { fileURLToPath } from 'node:url';
 import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
 import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';

@@ -13,7 +13,10 @@ const BEARER = new RegExp(AUTHORIZER.validationRegex);
 
 const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
 
-/** arn:aws:execute-api:region:account:api/stage/METHOD/path -> arn:aws:execute-api:region:account:api/stage/* */
+/**
+ * The method ARN's stage, all methods: arn:aws:execute-api:region:account:api/stage/METHOD/path
+ * -> arn:aws:execute-api:region:account:api/stage/*
+ */
 const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/') + '/*';
 
 export type AuthorizerDependencies = { apiKeys: ApiKeyStore; observability: Observability };

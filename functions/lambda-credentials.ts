@@ -1,10 +1,7 @@
-// The AWS SDK's default credential chain as it runs in Lambda: the function role's credentials,
-// which Lambda hands to every function in the environment. lib/functions/bundling.ts puts this module in
-// place of @aws-sdk/credential-provider-node in the bundles, which leaves out the links Lambda
-// never reaches (SSO, shared config files, credential processes, web identity tokens, container
-// and instance metadata) and the STS and SSO clients they carry: 135 KB of every bundle, and
-// their load time in every cold start. Anywhere else (the local servers, the tests, the scripts)
-// the SDK keeps its whole chain, since only the bundles see this module.
+// The AWS SDK's default credential chain as Lambda runs it: the role's credentials from the environment.
+// The bundles use it in place of @aws-sdk/credential-provider-node (lib/functions/bundling.ts), without
+// the links Lambda never reaches (SSO, shared config, credential processes, web identity, container and
+// instance metadata) and the STS and SSO clients they load at cold start. Elsewhere the SDK keeps them all.
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 
 /**

@@ -1,7 +1,6 @@
-// `npm run dev`: `npm start` that reloads on save. This process owns what must outlive a reload:
-// the embedded DynamoDB (data in memory too), the API key, the HTTP server and its connections.
-// The API itself runs in a worker process that a change under functions/, shared/ or local/
-// replaces (local/dev/reloader.ts), with one line per reload.
+// `npm run dev`: `npm start` that reloads on save. This process owns what must outlive a reload: the
+// embedded DynamoDB (data in memory too), the API key, the HTTP server and its connections. The API
+// itself runs in a worker process that a change to the sources replaces, with one line per reload.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDevReloader } from '#local/dev/reloader.ts';

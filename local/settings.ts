@@ -1,6 +1,5 @@
-// The settings of `npm start`, `npm run dev` and `npm run start:stage`, read once from the
-// environment (listed in docs/local.md), and one line for each thing that stops a start: a bad
-// setting, a busy port, a DynamoDB that cannot be used.
+// The local servers' settings, read once from the environment (listed in docs/local.md), and one line
+// for each thing that stops a start: a bad setting, a busy port, a DynamoDB that cannot be used.
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import { LocalSetupError } from '#local/dynamodb/embedded.ts';
@@ -44,7 +43,7 @@ export function readStartSettings(env: NodeJS.ProcessEnv) {
     apiKey,
     cursorSecret,
     seed,
-    /** Where the server records itself for `npm run keys`; the tests' own, away from the checkout's. */
+    /** Where the server records itself for `npm run keys`, instead of the checkout's `.petstore/servers/`. */
     serversDir: env.PETSTORE_SERVERS_DIR || undefined,
   };
 }

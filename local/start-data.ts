@@ -1,6 +1,6 @@
-// What `npm start` and `npm run dev` prepare before they serve: the DynamoDB (embedded, or the one
-// given), the cursor secret, the API key to offer, and PETSTORE_SEED's pets. Anything that goes
-// wrong closes what was opened and is thrown for the caller's one line.
+// What a local server of the sources prepares before it serves: the DynamoDB (embedded, or the one
+// given), the cursor secret, the API key to offer, and PETSTORE_SEED's pets. Anything that goes wrong
+// closes what was opened and is thrown for the caller's one line.
 import { randomBytes } from 'node:crypto';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { LocalSetupError } from '#local/dynamodb/embedded.ts';
@@ -33,7 +33,7 @@ async function openLocalData(settings: StartSettings, log: (line: string) => voi
   }
 }
 
-/** The settings and the data of `npm start` and `npm run dev`, or one line and exit 1. */
+/** The settings and the data, or one line and exit 1. */
 export async function openStartData(env: NodeJS.ProcessEnv, log: (line: string) => void) {
   const settings = readStartSettings(env);
   const data = await openLocalData(settings, log).catch((error: NodeJS.ErrnoException) =>

@@ -1,8 +1,7 @@
-// `npm run start:stage -- <staging|production> [--assembly <dir>]`: that stage as `cdk deploy`
-// would ship it, served on this machine. cdk.out is synthesized first when missing or stale; the
-// API Gateway configuration, the functions' bundles, environment, limits and IAM policies all
-// come from the template (local/cloud-assembly/stage-api.ts). Same settings as `npm start`; DynamoDB is the
-// embedded one unless AWS_ENDPOINT_URL_DYNAMODB names another local one.
+// `npm run start:stage -- <staging|production> [--assembly <dir>]`: that stage as `cdk deploy` would ship
+// it, served on this machine, synthesizing cdk.out first when missing or stale. The API, the functions'
+// bundles, environment, limits and IAM policies all come from the template. Same settings as `npm start`;
+// DynamoDB is the embedded one unless AWS_ENDPOINT_URL_DYNAMODB names another local one.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';

@@ -1,11 +1,7 @@
 // Stops an npm script with one line when the Node.js running it is older than package.json's
-// `engines.node`. The project's TypeScript runs as-is only on Node.js 24 (type stripping, the
-// runtime Lambda uses), and an older Node would fail with a stack trace about ".ts" instead.
-// CommonJS in old syntax, so that any Node.js can load it: as a preload before the entry point
-// (`node -r ./scripts/check-node-version.cjs entry.ts`), or on its own before other commands.
-// npm scripts run the Node.js 24 that `npm ci` installs in node_modules (an optional dependency per
-// platform), so an old one here is mostly a bare `node`: then the advice is npm or `npx node`, which
-// take that one, and installing Node.js only where node_modules has none for this machine.
+// `engines.node`: the project's TypeScript runs as-is only on Node.js 24 (type stripping), and an older
+// Node would fail with a stack trace about ".ts". CommonJS in old syntax, so that any Node.js can load it,
+// as a preload (`node -r ./scripts/check-node-version.cjs entry.ts`) or on its own before other commands.
 'use strict';
 
 const { existsSync } = require('fs');
@@ -37,6 +33,9 @@ function installedNode() {
   return undefined;
 }
 
+// npm scripts run the Node.js 24 that `npm ci` installs in node_modules (an optional dependency per
+// platform), so an old one here is mostly a bare `node`: the advice is then npm or `npx node`, which take
+// that one, and installing Node.js only where node_modules has none for this machine.
 if (isTooOld(process.versions.node)) {
   const installed = installedNode();
   const advice = installed

@@ -1,8 +1,7 @@
-// Before `npm run test:e2e` (scripts/e2e.ts) starts the contract suite, one request says whether
-// the target can be tested at all. A base URL where nothing answers, or something other than the
-// pet store API, and a key the API refuses, each fail every test for the same one reason (with
-// pages of `fetch failed`); here that reason is one line instead. Anything else the API answers,
-// a 429 or a 5xx included, is the suite's to judge.
+// Whether a target can be tested at all, asked with one request before the contract suite starts. A base
+// URL where nothing answers, or something other than the pet store API, and a key the API refuses, each
+// fail every test for the same one reason (with pages of `fetch failed`); here that reason is one line.
+// Anything else the API answers, a 429 or a 5xx included, is the suite's to judge.
 const TARGET_CHECK_TIMEOUT_MS = 15_000;
 
 /** Why the suite cannot test the API at `baseUrl` with `apiKey`, or undefined when it can. */

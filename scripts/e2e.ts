@@ -1,12 +1,7 @@
 // `npm run test:e2e -- --base-url <url> | --stage <stage>  --api-key <key> [--read-only]`: the HTTP
-// contract tests (test/e2e/contract-suite.ts) against any running API: `npm start`, a local
-// emulation of a synthesized stage, or a deployed stage over HTTPS, named by its URL or by the
-// outputs file of its deployment (which is how the deploy workflow, .github/workflows/deploy.yml,
-// tests the stage it has just deployed). It checks its arguments (a bad one stops it with one line
-// and exit code 2), then with one request that the API answers and takes the key (else one line
-// and exit code 1: scripts/e2e-target.ts), then runs jest as `npm run jest` does, on
-// test/e2e/remote.e2e.ts only, which reads the target from the PETSTORE_E2E_* variables set here;
-// it exits with jest's code.
+// contract tests (test/e2e/contract-suite.ts) against any running API, local or deployed, named by its
+// URL or by the outputs file of its deployment. A bad argument exits 2 and a target that cannot be tested
+// exits 1, with one line each; otherwise jest runs the suite, and this exits with jest's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +97,8 @@ const apiKey = checkApiKey(values['api-key']);
 const untestable = await whyUntestable(baseUrl, apiKey);
 if (untestable) fail(untestable, 1);
 
-// The same command as the `jest` npm script, with remote.e2e.ts as the only test file.
+// The same command as the `jest` npm script, with remote.e2e.ts as the only test file; it reads its
+// target from the PETSTORE_E2E_* variables.
 const jest = spawn(
   process.execPath,
   [

@@ -1,9 +1,7 @@
-// `npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] ...`
-// Manages API keys in a table: a deployed stage's, a DynamoDB the user names, a data directory's, or
-// a running local server's (scripts/keys/target.ts finds it, and says which on a first line, on stderr).
-// For a stage, keys are also registered in (and disabled from) its usage plan, for per-key limits.
-// The plain key is printed once, by `create`; nothing else ever shows or logs it. Every failure is
-// one line on stderr and exit code 1.
+// `npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] ...`: manages
+// API keys in a deployed stage's table (and its usage plan, for per-key limits), a DynamoDB the user
+// names, a data directory's or a running local server's, saying which on stderr first. The plain key is
+// printed once, by `create`, never shown or logged again; every failure is one line on stderr and exit 1.
 import { parseArgs } from 'node:util';
 import { createApiKeyStore, hashApiKey } from '#shared/store/api-key-store.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#scripts/keys/usage-plan.ts';

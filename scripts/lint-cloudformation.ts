@@ -1,8 +1,7 @@
 // `npm run lint:cloudformation`: the AWS CloudFormation Linter (cfn-lint, a Python tool) over every
-// template the app synthesizes, for the stages' regions (cdk.json): both stages as configured and
-// with a custom domain each, and the deploy role's stack. It stands in, offline, for the checks
-// CloudFormation and the service APIs make when a deployment starts. Any error fails it; warnings
-// are listed, and the ones this project keeps are left out in .cfnlintrc, each with its reason.
+// template the app synthesizes (both stages as configured and with a custom domain each, and the deploy
+// role's stack) for the stages' regions: offline, in place of the checks a deployment's start makes. Any
+// error fails it; warnings are listed, and those this project keeps are left out in .cfnlintrc.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

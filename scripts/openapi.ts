@@ -1,11 +1,7 @@
-// `npm run openapi`: writes openapi.json (OpenAPI 3.1) and the client package's types
-// (client/src/schema.ts) from the zod schemas the handlers validate with, the error catalogue and
-// the route table, so the document cannot drift from the code; and the client's int64-exact JSON
-// (client/src/exact-json.ts) from the server's shared/json.ts. `npm run openapi -- --check` writes
-// nothing and exits 1 when a committed file differs from what would be generated (the tests do the
-// same), and also when openapi.json breaks the released v1 (openapi.v1-baseline.json);
-// `npm run openapi -- --release-baseline` writes the files and makes this document the baseline,
-// on purpose (docs/openapi.md). The parts of the document are built in scripts/openapi/.
+// `npm run openapi`: writes openapi.json (OpenAPI 3.1) and the client package's types from the zod
+// schemas the handlers validate with, the error catalogue and the route table, so the document cannot
+// drift from the code; and the client's int64-exact JSON from the server's shared/json.ts. The parts of
+// the document are built in scripts/openapi/.
 import { writeFileSync } from 'node:fs';
 import { parseJson } from '#shared/json.ts';
 import { BASELINE_PATH, v1BreakingChanges } from '#scripts/openapi/breaking-changes.ts';
@@ -26,6 +22,11 @@ export async function generateFiles(): Promise<GeneratedFile[]> {
   ];
 }
 
+/**
+ * --check writes nothing and exits 1 when a committed file differs from what would be generated, or when
+ * openapi.json breaks the released v1 (openapi.v1-baseline.json); --release-baseline writes the files and
+ * makes this document the baseline, on purpose (docs/openapi.md).
+ */
 const FLAGS = ['--check', '--release-baseline'];
 
 async function main(args: string[]) {

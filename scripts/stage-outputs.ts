@@ -1,7 +1,6 @@
-// The outputs of a deployed stage, from the file that `npm run deploy:<stage>` writes in the current
-// directory (`cdk deploy --outputs-file cdk-outputs.<stage>.json`, which npm runs in the project
-// root): `npm run keys -- --stage` takes the table, usage plan and region from it (scripts/keys/target.ts),
-// `npm run test:e2e -- --stage` the base URL (scripts/e2e.ts). Every failure is one line, for the
+// The outputs of a deployed stage, from the file that `npm run deploy:<stage>` writes (`cdk deploy
+// --outputs-file cdk-outputs.<stage>.json`, run in the project root): what a `--stage` option stands for,
+// such as the table, the usage plan, the region or the base URL. Every failure is one line, for the
 // caller to print with its own prefix.
 import { existsSync, readFileSync } from 'node:fs';
 

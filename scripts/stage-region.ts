@@ -1,7 +1,6 @@
-// `npm run stage-region -- <staging|production>`: prints the AWS region of a stage, `<stage>:region`
-// in cdk.json's context (lib/app-context.ts). `cdk deploy`, `diff` and `destroy` read that setting
-// through the CDK app; the release workflow and the runbook's AWS CLI commands read it through this
-// command, so every one of them acts in the stage's region. A missing or bad value is one line.
+// `npm run stage-region -- <staging|production>`: prints the AWS region of a stage, `<stage>:region` in
+// cdk.json's context, read as the CDK app reads it (lib/app-context.ts), so that AWS CLI commands outside
+// the app act in the stage's region too. A missing or bad value is one line.
 import { readFileSync } from 'node:fs';
 import { ContextError, stageRegion } from '#lib/app-context.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';

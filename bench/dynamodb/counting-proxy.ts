@@ -1,12 +1,6 @@
 // A pass-through HTTP proxy in front of the embedded DynamoDB that counts requests per operation
-// (X-Amz-Target) and their capacity. It adds ReturnConsumedCapacity=TOTAL to every request and
-// reads ConsumedCapacity from the answer, so the handlers need no change to be measured.
-// dynalite counts the table's capacity only; DynamoDB also charges a write to every GSI the item
-// is in, so a PutItem of an item with the status index key is charged again for the index (its
-// projection is ALL: the index entry is the whole item, the same units). No other write path
-// of the service touches the index (pets are never updated or deleted). A conditional write whose
-// condition fails is charged too (one unit for the service's items, all under 1 KB), which
-// dynalite does not report either.
+// (X-Amz-Target) and their capacity. It adds ReturnConsumedCapacity=TOTAL to every request and reads
+// ConsumedCapacity from the answer, so the handlers need no change to be measured.
 import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';
 import type { ProxiedAnswer, ProxiedRequest } from '#local/dynamodb/proxy.ts';
 import { STATUS_INDEX } from '#shared/store/table.ts';
@@ -35,6 +29,11 @@ function withConsumedCapacity(request: ProxiedRequest): ProxiedRequest {
   return { ...request, body: Buffer.from(JSON.stringify(body)) };
 }
 
+// dynalite counts the table's capacity only; DynamoDB also charges a write to every GSI the item is in,
+// so a PutItem of an item with the status index key is charged again for the index (its projection is
+// ALL: the index entry is the whole item, the same units). No other write path of the service touches
+// the index (pets are never updated or deleted). A conditional write whose condition fails is charged
+// too (one unit for the service's items, all under 1 KB), which dynalite does not report either.
 const indexWrites = (operation: string, body: DynamoDbRequest) =>
   operation === 'PutItem' && body.Item?.[STATUS_INDEX.partitionKey] !== undefined ? 1 : 0;
 

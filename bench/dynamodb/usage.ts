@@ -1,7 +1,5 @@
 // DynamoDB requests and capacity per operation, counted by the proxy in front of the embedded
 // DynamoDB while the handlers (the same source the bundles are built from) run in this process.
-// createPet runs 500 times, so the counter's block lease (one UpdateItem per 50 ids) is amortized
-// as it is in a long-lived Lambda instance.
 import { randomUUID } from 'node:crypto';
 import {
   createPetRequest,
@@ -94,6 +92,8 @@ function usageCases(fixture: Fixture): UsageCase[] {
       expectedStatus: 200,
       call: http(getPet, () => getPetRequest(String(fixture.petId))),
     },
+    // Enough calls that the counter's block lease (one UpdateItem per block of ids) is amortized, as it
+    // is in a long-lived Lambda instance.
     {
       operation: 'createPet',
       calls: 500,

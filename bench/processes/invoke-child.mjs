@@ -1,10 +1,7 @@
-// One fresh Node process stands for one Lambda execution environment. It loads a bundle the way
-// the Lambda runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once
-// (the cold start), then, when asked, again and again (warm), and sends its timings to the parent
-// (the types: bench/processes/child-process.ts).
-// Plain JavaScript on purpose: a .ts runner would load Node's type stripper first, which no Lambda
-// process has (17 MB of RSS, and work the clock would not see but the heap would). It imports
-// only Node built-ins, so nothing the bundle needs is loaded before the clock starts.
+// One fresh Node process stands for one Lambda execution environment: it loads a bundle as the Lambda
+// runtime does (require() for a CommonJS .js, import() for an .mjs), invokes it once (the cold start),
+// then as often as asked (warm), and sends its timings (a ChildResult) to the parent. Plain JavaScript on
+// Node built-ins only: no type stripper, nor anything else Lambda would not load, before the clock starts.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';

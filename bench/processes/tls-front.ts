@@ -1,9 +1,7 @@
-// HTTPS in front of the embedded DynamoDB, for the measured processes: in Lambda, DynamoDB is an
-// HTTPS endpoint, so a cold start includes a TLS handshake (and building Node's root certificate
-// store), and every request is encrypted. Over plain HTTP the SDK would also load `node:http`
-// through an ESM import of its own, which costs tens of milliseconds and never happens in Lambda.
-// The certificate in bench/processes/tls/ is for 127.0.0.1 only; the children trust it through
-// NODE_EXTRA_CA_CERTS, and nothing else ever does.
+// HTTPS in front of the embedded DynamoDB, for the measured processes: in Lambda, DynamoDB is an HTTPS
+// endpoint, so a cold start includes a TLS handshake (and building Node's root certificate store), and
+// every request is encrypted; over plain HTTP the SDK would also import `node:http` itself, which Lambda
+// never does. The certificate in tls/ is for 127.0.0.1 only, trusted by the children alone.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +9,7 @@ import { createServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 
 const TLS_DIR = new URL('./tls/', import.meta.url);
-/** The certificate file the children add to their trusted ones. */
+/** The certificate file the children add to their trusted ones (NODE_EXTRA_CA_CERTS). */
 export const TLS_CERTIFICATE_FILE = fileURLToPath(new URL('cert.pem', TLS_DIR));
 
 export type TlsFront = { endpoint: string; close(): Promise<void> };
@@ -24,7 +22,7 @@ export async function startTlsFront(target: string): Promise<TlsFront> {
     { key: readFileSync(new URL('key.pem', TLS_DIR)), cert: readFileSync(TLS_CERTIFICATE_FILE) },
     function passThrough(client) {
       const upstream = connect({ port: Number(port), host: hostname, noDelay: true });
-      // Without it, Nagle's algorithm and delayed acknowledgements hold small writes for 40 ms.
+      // Without it, Nagle's algorithm and delayed acknowledgements hold small writes back.
       client.setNoDelay(true);
       open.add(client);
       client.once('close', () => open.delete(client));

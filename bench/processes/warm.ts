@@ -1,9 +1,7 @@
-// Warm invocations, one at a time, each timed, after a warm-up in each process: the connection
-// pool, and V8's optimizing compilers, which reach a function's steady state later than a bare
-// baseline's (more code to optimize: 300 invocations in, a function was still 9 % slower than
-// after 1,200, its baseline 4 %). A warm Lambda instance serves thousands of requests. The
-// invocations of a function or baseline are spread over a few processes that alternate with the
-// others', so a burst of load elsewhere on the machine cannot land on one side.
+// Warm invocations, one at a time, each timed, after a warm-up in each process long enough for the
+// connection pool and for V8's optimizing compilers, which reach a function's steady state later than a
+// bare baseline's (more code to optimize). The invocations are spread over a few processes that alternate
+// with the others', so a burst of load elsewhere on the machine cannot land on one side.
 import { runRounds } from '#bench/processes/child-process.ts';
 import type { ChildResult } from '#bench/processes/child-process.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
@@ -12,6 +10,7 @@ import type { Spread } from '#bench/stats.ts';
 import { measureEach } from '#bench/subjects.ts';
 import type { PerSubject } from '#bench/subjects.ts';
 
+/** A long warm-up: a warm Lambda instance serves thousands of requests, so its steady state counts. */
 export const WARM_LOOPS = { rounds: 4, warmup: 1200, iterations: 600 };
 
 export type Warm = {

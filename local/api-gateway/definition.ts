@@ -1,7 +1,7 @@
-// What the local gateway (local/api-gateway/gateway.ts) serves, in API Gateway's own terms: the stage's
-// methods and their integrations, the TOKEN authorizer, the gateway responses, and the stage's and
-// usage plan's limits. It has two sources: the shared modules the stack is built from (below, for
-// `npm start`) and a synthesized template (local/cloud-assembly/template-api-definition.ts, for `start:stage`).
+// What the local gateway serves, in API Gateway's own terms: the stage's methods and their integrations,
+// the TOKEN authorizer, the gateway responses, and the stage's and usage plan's limits. It comes either
+// from the shared modules the stack is built from (below) or from a synthesized template
+// (local/cloud-assembly/template-api-definition.ts).
 import type { ApiError } from '#shared/api-error.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';

@@ -1,8 +1,7 @@
-// API Gateway's own answers, rendered as it renders them: the API's gateway response for the type
-// (its status, its static headers, its body template with `$context` variables substituted), or,
-// for a type the API does not customise, the DEFAULT_4XX / DEFAULT_5XX response, or else API
-// Gateway's built-in `{"message": ...}`. The status follows API Gateway's rule: a status code on
-// DEFAULT_4XX (DEFAULT_5XX) becomes the status of every 4XX (5XX) type without one of its own.
+// API Gateway's own answers, rendered as it renders them: the API's gateway response for the type (its
+// status, static headers, and body template with `$context` variables substituted), else DEFAULT_4XX or
+// DEFAULT_5XX, else API Gateway's built-in `{"message": ...}`. As in API Gateway, a status on DEFAULT_4XX
+// (DEFAULT_5XX) becomes the status of every 4XX (5XX) type without one of its own.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiDefinition } from '#local/api-gateway/definition.ts';
 

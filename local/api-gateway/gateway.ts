@@ -1,10 +1,6 @@
-// The local API Gateway: a REST API stage served from its definition (local/api-gateway/definition.ts,
-// from the shared modules or from a synthesized template) in front of a function runner (in this
-// process or in child processes). In API Gateway's order: the payload limit, the resource and
-// method (literal before {param} before {proxy+}, ANY only when no method matches), the stage's
-// method throttle, the TOKEN authorizer, the usage plan's per-key throttle and quota, an `Expect`
-// the server cannot meet (417), then the integration: a mock's answer, or the function on the REST
-// (v1) proxy event, within the 29 s integration timeout.
+// The local API Gateway: a REST API stage served from its definition (from the shared modules or a
+// synthesized template) in front of a function runner (in this process or in child processes), taking
+// each request through API Gateway's steps in API Gateway's order.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
@@ -148,6 +144,12 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
         stage: definition.stageName,
       });
 
+  /**
+   * The payload limit, the resource and method (literal before {param} before {proxy+}, ANY only when no
+   * method matches), the stage's method throttle, the TOKEN authorizer, the usage plan's per-key throttle
+   * and quota, an `Expect` the server cannot meet (417), then the integration: a mock's answer, or the
+   * function on the REST (v1) proxy event within the integration timeout.
+   */
   async function handleGatewayRequest(request: GatewayRequest): Promise<APIGatewayProxyResult> {
     const { pathname, query } = splitTarget(request.target);
     const underStage = pathname === basePath || pathname.startsWith(`${basePath}/`);

@@ -1,8 +1,7 @@
-// Builds the event API Gateway REST (v1) sends a Lambda proxy integration, from the parts of an
-// HTTP request. The local server and the handler tests both use it, so the handlers always see
-// the shape they see in AWS: headers and their multi-value twins, decoded query maps (a repeated
-// parameter keeps its last value in the single map), path parameters, and a requestContext
-// whose stage is v1.
+// Builds the event API Gateway REST (v1) sends a Lambda proxy integration from the parts of an HTTP
+// request, so that handlers run locally see the shape they see in AWS: headers and their multi-value
+// twins, decoded query maps (a repeated parameter keeps its last value in the single map), path
+// parameters, and a requestContext whose stage is v1.
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';

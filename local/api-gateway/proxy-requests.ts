@@ -1,6 +1,6 @@
-// Drives a handler the way Lambda does: a REST API proxy event (built like the local server
-// builds it, see local/api-gateway/proxy-event.ts) and a Lambda context. The handler tests and the bench's
-// DynamoDB usage both send these requests.
+// Drives a handler directly, the way Lambda does: a REST API proxy event built as the local gateway
+// builds it, and a Lambda context. The requests are those API Gateway forwards once the authorizer
+// allowed them.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { lambdaContext } from '#local/lambda/context.ts';
 import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';

@@ -1,9 +1,7 @@
-// A synthesized stage served locally: the template read for its API (local/cloud-assembly/template-api-definition.ts)
-// and its functions, each function's bundled asset run in child processes with the template's
-// handler, environment, timeout, memory and reserved concurrency, talking to DynamoDB through a
-// proxy that checks every call against the function's role. References resolve to local values:
-// the table to the local table, each secret to a random value kept in that table. A template that
-// CloudFormation would reject for a circular dependency is refused before anything starts.
+// A synthesized stage served locally: the API read from the template, each function's bundled asset run
+// in child processes with the template's handler, environment, timeout, memory and reserved concurrency,
+// and DynamoDB behind a proxy that checks every call against the function's role. References resolve to
+// local values: the table to the local table, each secret to a random value kept in that table.
 import { createApiGateway } from '#local/api-gateway/gateway.ts';
 import type { ApiGateway } from '#local/api-gateway/gateway.ts';
 import { createTemplateReader, readTemplate } from '#local/cloud-assembly/template.ts';

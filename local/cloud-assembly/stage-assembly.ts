@@ -42,7 +42,10 @@ const nestedAssemblies = (dir: string) =>
 export const stagesIn = (outDir: string) =>
   nestedAssemblies(outDir).map((name) => name.replace(/^assembly-/, '').toLowerCase());
 
-/** The stage's nested assembly (`assembly-Staging`), or else the directory itself, with its stack's template. */
+/**
+ * The stage's nested assembly (`assembly-Staging`), or else the directory itself, with its stack's
+ * template.
+ */
 function findStage(dir: string, stage: string): StageAssembly | undefined {
   const nested = nestedAssemblies(dir).find(
     (name) => name.toLowerCase() === `assembly-${stage.toLowerCase()}`,

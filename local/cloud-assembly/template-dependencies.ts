@@ -1,8 +1,7 @@
-// The order CloudFormation creates a template's resources in: a resource depends on every resource
-// it names through Ref, Fn::GetAtt, Fn::Sub (`${Name}` and `${Name.Attribute}`) or DependsOn,
-// wherever the name sits in its properties, UpdatePolicy, CreationPolicy or Metadata: CloudFormation
-// follows all four. A cycle makes CloudFormation reject the whole template before it creates
-// anything, so the stack tests and the stage run refuse one, naming the resources in it.
+// The order CloudFormation creates a template's resources in: a resource depends on every resource it
+// names through Ref, Fn::GetAtt, Fn::Sub (`${Name}`, `${Name.Attribute}`) or DependsOn, wherever the name
+// sits in its properties, UpdatePolicy, CreationPolicy or Metadata, as CloudFormation reads them. A cycle
+// makes CloudFormation reject the whole template before it creates anything: it is reported by name.
 import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 
 /** The parts of a resource where CloudFormation reads references as dependencies. */

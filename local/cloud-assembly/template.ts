@@ -1,8 +1,7 @@
-// Reads a synthesized CloudFormation template the way a deployment would see it, for any resource
-// type: its resources by type, and property values with the intrinsic functions the stack uses
-// (Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select, Fn::Split) resolved to local equivalents.
-// What a Ref or an attribute means locally is asked of `localValue`, by resource and attribute;
-// what it does not answer becomes a name or an ARN in a fixed local account and region.
+// Reads a synthesized CloudFormation template as a deployment would see it: its resources by type, and
+// property values with the intrinsic functions the stack uses (Ref, Fn::GetAtt, Fn::Join, Fn::Sub,
+// Fn::Select, Fn::Split) resolved to local equivalents. `localValue` says what a Ref or an attribute means
+// locally; anything else becomes a name or an ARN in a fixed local account and region.
 import { readFileSync } from 'node:fs';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
 

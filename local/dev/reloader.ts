@@ -1,10 +1,7 @@
-// The API of `npm run dev`, reloaded on save: requests go over IPC to a worker process that runs
-// the sources as they were when it started (local/dev/worker.ts). On a change under the watched
-// directories a new worker starts beside the old one; once it is ready it takes the next requests
-// and the old one finishes those it holds, then stops. No request is refused or lost by a reload,
-// and an edit that does not load leaves the previous code serving.
-// The watcher is chokidar's, not Node's recursive fs.watch: on Linux that one loses a file for good
-// once a save replaces it by renaming a new file over it (`sed -i`, many editors and formatters).
+// The API of `npm run dev`, reloaded on save: requests go over IPC to a worker process that runs the
+// sources as they were when it started. On a change a new worker starts beside the old one; once ready,
+// it takes the next requests and the old one finishes those it holds, then stops. No request is refused
+// or lost by a reload, and an edit that does not load leaves the previous code serving.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { relative } from 'node:path';
@@ -96,6 +93,8 @@ function startWorker(config: DevWorkerConfig, onExit: (worker: Worker) => void):
 async function watchSources(dirs: string[], changed: (files: string[]) => void, log: (line: string) => void) {
   let burst = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  // chokidar, not Node's recursive fs.watch: on Linux that one loses a file for good once a save
+  // replaces it by renaming a new file over it (`sed -i`, many editors and formatters).
   const watcher = watch(dirs, {
     ignoreInitial: true,
     // Every directory is walked; of the files, only sources are watched.

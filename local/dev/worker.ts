@@ -1,8 +1,7 @@
-// The reloadable half of `npm run dev` (local/dev.ts): the API, built from the sources as they are
-// on disk when this process starts, answering the requests the dev server passes over IPC. It
-// holds no state of its own (the data and the key live in the dev server), so a reload is a new
-// one of these. The API's modules are imported only once the configuration arrives, so that an
-// edit that does not load (a syntax error) is reported in one message instead of crashing.
+// The reloadable half of `npm run dev`: the API built from the sources as they are on disk when this
+// process starts, answering the requests the dev server passes over IPC. It holds no state of its own, so
+// a reload is a new one of these. The API's modules are imported once the configuration arrives, so that
+// an edit that does not load (a syntax error) is reported in one message instead of crashing.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { GatewayRequest } from '#local/api-gateway/gateway.ts';
 

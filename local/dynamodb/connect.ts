@@ -1,7 +1,6 @@
-// The one way every tool outside Lambda reaches DynamoDB: `npm start`, `npm run keys`, the bench
-// and the tests. It starts the embedded DynamoDB, or takes the endpoint it is given; a DynamoDB
-// other than AWS's own is "owned": it gets dummy credentials and its table is created when
-// missing. On AWS nothing is created, and the callers write nothing of their own.
+// How every tool outside Lambda reaches DynamoDB: the embedded DynamoDB, or the endpoint it is given.
+// A DynamoDB other than AWS's own is "owned": it gets dummy credentials and its table is created when
+// missing. On AWS nothing is created, and the tools write nothing of their own.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
@@ -27,7 +26,7 @@ export type LocalDynamoDbOptions = {
   region?: string | undefined;
 };
 
-/** The options as `npm start` and `npm run keys` take them from their environment. */
+/** The options as the local tools take them from their environment. */
 export const localDynamoDbOptions = (env: NodeJS.ProcessEnv): LocalDynamoDbOptions => ({
   endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
   dataDir: env.PETSTORE_DATA_DIR || undefined,

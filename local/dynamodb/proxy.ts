@@ -1,8 +1,7 @@
-// An HTTP proxy on 127.0.0.1 in front of a DynamoDB endpoint, with hooks to answer a request
-// itself (at once or after a while), rewrite it, or see the answer (and hold it back a while): the
-// core of the bench's counting proxy, the stage run's IAM check and the tests' faulty DynamoDB. Bodies are read whole (DynamoDB's JSON requests and answers are small), so a
-// hook sees and changes them in one piece. It can stop (connections refused, requests in flight
-// cut) and restart on the same port, as a DynamoDB endpoint that is unreachable for a while.
+// An HTTP proxy on 127.0.0.1 in front of a DynamoDB endpoint, with hooks to answer a request itself (at
+// once or after a while), rewrite it, or see the answer (and hold it back a while). Bodies are read whole
+// (DynamoDB's JSON is small), so a hook sees and changes them in one piece. It can stop (connections
+// refused, requests in flight cut) and restart on the same port, as a DynamoDB unreachable for a while.
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

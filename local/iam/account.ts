@@ -1,5 +1,4 @@
-// The AWS account and region of everything that runs on this machine (the local servers, the
-// stage run, the local DynamoDB), in one place so that the ARNs they make up agree. Any region
-// would do for a local DynamoDB, but the SDK insists on one.
+// The AWS account and region of everything that runs on this machine, in one place so that the ARNs
+// made up locally agree. Any region would do for a local DynamoDB, but the SDK insists on one.
 export const LOCAL_ACCOUNT = '123456789012';
 export const LOCAL_REGION = 'us-east-1';

@@ -1,8 +1,7 @@
-// The stage run's DynamoDB endpoint: a proxy in front of the local DynamoDB that decides every call
-// as IAM would for the function making it. Each function signs with an access key of its own role
-// (as Lambda hands each function its role's credentials); its calls are checked, one authorization
-// per item or table as AWS checks them, against that role's policy statements, and a call AWS would
-// refuse is answered with DynamoDB's AccessDeniedException without reaching the table.
+// The stage run's DynamoDB endpoint: a proxy in front of the local DynamoDB that decides every call as
+// IAM would for the function making it. Each function signs with an access key naming its role; each
+// authorization AWS makes (per item or table) is decided against that role's policy statements, and a
+// refusal is answered with DynamoDB's AccessDeniedException without reaching the table.
 import { accessDeniedAnswer, authorizationsOf } from '#local/iam/dynamodb-authorization.ts';
 import type { TableKeySchemas } from '#local/iam/dynamodb-authorization.ts';
 import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';

@@ -1,13 +1,7 @@
-// One Lambda execution environment for the stage run (local/lambda/child-process-runner.ts starts one per
-// concurrent instance): it loads the handler module that `_HANDLER` names from `LAMBDA_TASK_ROOT`
-// as the Node.js runtime does (.mjs, .js or .cjs; the bundles are CommonJS .js files), reports
-// that it is ready or why its init failed, then answers one invocation at a time over IPC. An
-// exception that escapes a handler ends the process, as it ends a Lambda instance.
-// The runner alone decides when an instance stops (it kills it, or goes away and disconnects):
-// Ctrl-C in a terminal signals the whole process group, and an instance that died of it would
-// fail the requests the stage run is still draining.
-// Plain JavaScript importing only Node built-ins, so that nothing but the bundle is loaded, as in
-// Lambda.
+// One Lambda execution environment of the stage run, a process per concurrent instance: it loads the
+// handler `_HANDLER` names from `LAMBDA_TASK_ROOT` as the Node.js runtime does, reports that it is ready
+// or why its init failed, then answers one invocation at a time over IPC. Plain JavaScript importing only
+// Node built-ins, so that nothing but the bundle is loaded, as in Lambda.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, registerHooks } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -50,6 +44,7 @@ if (jsIsCommonJs) {
 
 const isCommonJs = (file) => file.endsWith('.cjs') || (file.endsWith('.js') && jsIsCommonJs);
 
+/** .mjs, .js or .cjs, as the Node.js runtime looks for it (the bundles are CommonJS .js files). */
 async function loadHandler() {
   const file = ['.mjs', '.js', '.cjs']
     .map((extension) => join(LAMBDA_TASK_ROOT, `${moduleName}${extension}`))
@@ -74,6 +69,9 @@ const lambdaContext = ({ requestId, deadline }) => ({
   getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
 });
 
+// The runner alone decides when an instance stops (it kills it, or goes away and disconnects): Ctrl-C
+// in a terminal signals the whole process group, and an instance that died of it would fail the
+// requests the stage run is still draining.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => undefined);
 process.on('disconnect', () => process.exit());
 
@@ -84,6 +82,7 @@ try {
   process.send({ type: 'init-error', ...errorOf(error) }, () => process.exit(1));
 }
 
+// An exception that escapes a handler ends the process, as it ends a Lambda instance.
 if (handler) {
   process.on('message', async (invocation) => {
     try {

@@ -1,9 +1,6 @@
-// The function runner of the stage run: each function's bundled asset in its own Node.js process
-// per concurrent instance (local/lambda/child-process-instance.mjs), as Lambda runs it. An instance starts cold on
-// first need, is reused while warm, and is replaced when it dies. An invocation past the function's
-// timeout kills its instance. The function's reserved concurrency bounds its instances (beyond it
-// the call is throttled, as in Lambda); without one, a local bound keeps the machine responsive and
-// extra calls wait for a free instance.
+// The stage run's function runner: each function's bundled asset in its own Node.js process per
+// concurrent instance, as Lambda runs it. An instance starts cold on first need, is reused while warm,
+// is replaced when it dies, and is killed when an invocation runs past the function's timeout.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -114,6 +111,8 @@ function createPool(name: string, spec: LambdaFunctionSpec, options: ChildProces
   const idle: Instance[] = [];
   const all = new Set<Instance>();
   const waiting: (() => void)[] = [];
+  // The reserved concurrency bounds the instances (beyond it a call is throttled, as in Lambda); without
+  // one, a local bound keeps the machine responsive and extra calls wait for a free instance.
   const limit = spec.reservedConcurrency ?? options.maxInstances ?? DEFAULT_MAX_INSTANCES;
 
   async function acquire(): Promise<Instance | undefined> {

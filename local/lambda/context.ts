@@ -1,4 +1,4 @@
-// The Lambda context a function gets, for running it outside Lambda (the local server, tests).
+// The Lambda context a function gets, for running it outside Lambda.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';

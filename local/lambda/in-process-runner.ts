@@ -1,5 +1,5 @@
-// The in-process runner: the handlers themselves, called in this process, as `npm start`, `npm run
-// dev` and the tests run them. No isolation, no timeout, no cold starts.
+// The in-process runner: the handlers themselves, called in this process. No isolation, no timeout,
+// no cold starts.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from '#local/lambda/context.ts';

@@ -1,7 +1,6 @@
-// How the local gateway calls a function, whichever runner runs it: the handlers in this process
-// (in-process-runner.ts, for `npm start` and the tests) or the bundled assets in child processes
-// (child-process-runner.ts, for `start:stage`). An invocation either answers or fails the ways
-// Lambda reports to API Gateway.
+// How the local gateway calls a function, whichever runner runs it: the handlers in this process or
+// the bundled assets in child processes. An invocation either answers or fails the ways Lambda reports
+// to API Gateway.
 export type Invocation =
   | { ok: true; result: unknown }
   | {

@@ -1,8 +1,7 @@
 // The interactive API reference as one self-contained HTML page: Swagger UI from its npm package
 // (swagger-ui-dist), its CSS, its script, the OpenAPI document and the start-up script all inlined.
 // Nothing is fetched from anywhere, so the page works offline, from a file and under a policy that
-// allows no remote source; `npm start`'s /docs (local/server/api-reference.ts) and the static build of
-// `npm run docs` are this same page.
+// allows no remote source.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -23,7 +22,7 @@ export type ApiReferencePage = {
 const require = createRequire(import.meta.url);
 let swaggerUi: { css: string; script: string } | undefined;
 
-/** Read once per process: about 2 MB that change only with the package. */
+/** Read once per process: they change only with the package. */
 function swaggerUiAssets() {
   // Without its map the comment would make the developer tools ask for one that is not there.
   const read = (file: string) =>

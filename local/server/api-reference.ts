@@ -1,6 +1,6 @@
 // The local server's own API reference, outside the stage and without an API key: GET /docs, the
-// interactive page (local/server/api-reference-page.ts), and GET /openapi.json, the document; both point
-// at this server's /v1. Every other request goes to the wrapped gateway as it came.
+// interactive page, and GET /openapi.json, the document; both point at this server's /v1. Every other
+// request goes to the wrapped gateway as it came.
 import { readFile } from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';

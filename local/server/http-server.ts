@@ -1,8 +1,7 @@
-// The local API: a plain Node HTTP server in front of a local API Gateway (local/api-gateway/gateway.ts).
-// It keeps at most one byte past the body limit (the function then answers 413) and reads nothing
-// past the gateway's, answers the edges of HTTP/1.1 with an Error object too (local/server/http-edges.ts),
-// logs one access line per request, and closes without cutting a request it has accepted
-// (local/server/connections.ts).
+// The local API: a plain Node HTTP server in front of a local API Gateway. It keeps at most one byte past
+// the body limit (the function then answers 413) and reads nothing past the gateway's, answers the edges
+// of HTTP/1.1 with an Error object too, logs one access line per request, and closes without cutting a
+// request it has accepted.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,8 +1,7 @@
-// Where a running local server (`npm start`, `npm run dev`, `npm run start:stage`) says how to
-// reach its DynamoDB, so that `npm run keys` reaches an in-memory table too: one small JSON file
-// per server under `.petstore/servers/` in this checkout (or the directory PETSTORE_SERVERS_DIR
-// names, which the tests use), removed when the server exits. A file whose process is gone (a server
-// killed hard) is stale: it is ignored and removed.
+// Where a running local server says how to reach its DynamoDB, so that `npm run keys` reaches an
+// in-memory table too: one small JSON file per server under `.petstore/servers/` in this checkout (or
+// PETSTORE_SERVERS_DIR), removed when the server exits. A file whose process is gone (a server killed
+// hard) is stale: it is ignored and removed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -22,7 +21,7 @@ const SERVER_RECORDS_DIR = join(import.meta.dirname, '..', '..', '.petstore', 's
 
 /**
  * Writes this process's record, removed when it exits (after a SIGKILL, readers find it stale), in
- * `dir` when given (PETSTORE_SERVERS_DIR: the tests' own), else in the checkout's.
+ * `dir` when given (PETSTORE_SERVERS_DIR), else in the checkout's.
  */
 export function recordRunningServer(dir: string | undefined, record: Omit<ServerRecord, 'pid'>) {
   const file = join(dir ?? SERVER_RECORDS_DIR, `${process.pid}.json`);

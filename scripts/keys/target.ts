@@ -190,7 +190,7 @@ export async function findKeys(choice: TargetChoice, env: NodeJS.ProcessEnv): Pr
     const target = await openLocal(options);
     return { ...target, description: `${target.where} (AWS_ENDPOINT_URL_DYNAMODB)` };
   }
-  // The tests point this, and their servers, at a directory of the test run (see the README).
+  // PETSTORE_SERVERS_DIR: the records in another directory, for the servers and this command alike.
   const servers = runningServers(env.PETSTORE_SERVERS_DIR || undefined);
   const { dataDir } = options;
   if (dataDir) {

@@ -1,8 +1,7 @@
-// v1's contract is frozen: openapi.v1-baseline.json is the document as last released, and
-// openapi.json may only add to it. This names what a client written against the baseline would
-// trip over: a removed or renamed operation, parameter, field, header, media type or status, a new
-// required input, a narrowed request or a widened response schema (schema-changes.ts). The baseline
-// moves only on purpose, with `npm run openapi -- --release-baseline` (docs/openapi.md).
+// v1's contract is frozen: openapi.v1-baseline.json is the document as last released, and openapi.json
+// may only add to it. This names what a client written against the baseline would trip over: a removed
+// or renamed operation, parameter, field, header, media type or status, a new required input, a narrowed
+// request or a widened response schema. The baseline moves only on purpose (docs/openapi.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseJson } from '#shared/json.ts';

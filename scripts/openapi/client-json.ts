@@ -1,6 +1,6 @@
 // The client's int64-exact JSON is the server's own (shared/json.ts), copied into the package at
 // generation time: a published package cannot import from outside itself, and a hand-kept second
-// version would drift. The staleness test and `--check` catch a copy older than its source.
+// version would drift. A copy older than its source is stale like any other generated file.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatGenerated, GENERATED_FILES } from '#scripts/openapi/files.ts';

@@ -1,5 +1,5 @@
-// Where the generated files live, how they are formatted, and which of them differ from what would
-// be generated: the staleness test and `--check` share this comparison.
+// Where the generated files live, how they are formatted, and which of them differ from what would be
+// generated: one comparison for every staleness check.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';

@@ -20,7 +20,10 @@ function exampleBody(response: ErrorResponse, status: number): ErrorBody {
   return body;
 }
 
-/** The Error schema narrowed to this response's code and status, so `status` always equals the HTTP status. */
+/**
+ * The Error schema narrowed to this response's code and status, so `status` always equals the HTTP
+ * status.
+ */
 function errorResponseObject(response: ErrorResponse, extraHeaders: Json = {}): Json {
   const status = statusOf(response);
   const narrowed = {

@@ -1,8 +1,7 @@
-// Which changes to a JSON Schema break v1's clients depends on which way the data flows. A request
-// schema may only widen: whatever a client sends today must still be accepted. A response schema
-// may only narrow: whatever the API sends must still be what clients accept today. Decided for v1
-// (docs/openapi.md): an enum that loses a value breaks either way, one that gains a value in a
-// response breaks too (clients switch over it), and a new response field does not.
+// Which changes to a JSON Schema break v1's clients depends on which way the data flows: a request
+// schema may only widen (what a client sends today must still be accepted), a response schema only
+// narrow. Decided for v1 (docs/openapi.md): an enum that loses a value breaks either way, one that gains
+// a value in a response breaks too (clients switch over it), and a new response field does not.
 import { stringifyJson } from '#shared/json.ts';
 import { asList, asNode } from '#scripts/openapi/json-nodes.ts';
 import type { Node, Resolver } from '#scripts/openapi/json-nodes.ts';

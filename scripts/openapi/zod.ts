@@ -72,7 +72,10 @@ function addOpenApiDetails({ zodSchema, jsonSchema }: { zodSchema: unknown; json
   if (zodSchema === PetId) Object.assign(jsonSchema, PET_ID_RULES);
 }
 
-/** Each schema under its component name, with references between them; `io` picks the request or response side. */
+/**
+ * Each schema under its component name, with references between them; `io` picks the request or
+ * response side.
+ */
 export function zodComponents(
   io: 'input' | 'output',
   schemas: Record<string, z.ZodMiniType>,
