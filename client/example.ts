@@ -1,5 +1,5 @@
-// The usage example of the package's README, kept as code so it is type-checked, and run against
-// the local server by test/client/sources.test.ts (which also checks the README quotes it unchanged).
+// The usage example of the package's README, whose lines between docs:start and docs:end the README
+// quotes unchanged; kept as code so that it is type-checked and run against the local server.
 import { createPetStoreClient, nextCursor } from './src/index.ts';
 import type { Pet, PetStoreClientOptions } from './src/index.ts';
 

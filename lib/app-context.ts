@@ -1,7 +1,7 @@
-// What an operator tells the CDK app in cdk.json's context (where the release workflow reads it
-// too), or with `-c <key>=<value>`: each stage's region, account and custom domain, and for the
-// deploy role the account's existing GitHub provider and the bootstrap qualifier. A value that
-// cannot be right stops the synthesis with one line: bin/app.ts prints a ContextError's message alone.
+// What an operator tells the CDK app in cdk.json's context or with `-c <key>=<value>`: each stage's
+// region, account and custom domain, and for the deploy role the account's existing GitHub provider
+// and the bootstrap qualifier. A value that cannot be right stops the synthesis with one line: a
+// ContextError, whose message is printed alone.
 import { Token } from 'aws-cdk-lib';
 import type { App, Environment } from 'aws-cdk-lib';
 import type { StageName, StageSettings } from '#lib/stage-settings.ts';
@@ -24,9 +24,8 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 
 /**
  * The region of a stage: `<stage>:region` in cdk.json's context, required. It is the one place a
- * stage's region is set: `cdk deploy`, `diff` and `destroy` read it through this app, and the
- * release workflow and the runbook's AWS CLI commands through `npm run stage-region`, so that no
- * command acts in the region of whichever profile happens to be in use.
+ * stage's region is set (the CDK commands read it through this app, AWS CLI commands through
+ * `npm run stage-region`), so that no command acts in the region of whichever profile is in use.
  */
 export function stageRegion(context: (key: string) => unknown, stage: StageName): string {
   const key = `${stage}:region`;

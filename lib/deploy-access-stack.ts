@@ -1,9 +1,7 @@
-// What the release workflow (.github/workflows/deploy.yml) deploys with: GitHub's OpenID Connect
-// provider and one role that GitHub Actions may assume, only from this repository's main branch
-// and its staging and production environments, for an hour. The role can do nothing itself but
-// assume the CDK bootstrap roles of its account (deploy, file publishing, image publishing,
-// lookup), which hold the rights `cdk deploy` needs. Deployed once, by hand, by an administrator
-// (docs/deployment.md), apart from the stages.
+// The role the release workflow (.github/workflows/deploy.yml) deploys with: GitHub's OpenID Connect
+// provider and one role that GitHub Actions may assume only from this repository's main branch and its
+// staging and production environments, for an hour, and that may only assume the account's CDK
+// bootstrap roles. Deployed once, by hand, by an administrator (docs/deployment.md), apart from the stages.
 import { CfnOutput, CfnParameter, DefaultStackSynthesizer, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { OidcProviderNative, PolicyStatement, Role, WebIdentityPrincipal } from 'aws-cdk-lib/aws-iam';
@@ -13,6 +11,7 @@ import type { Construct } from 'constructs';
 const GITHUB_OIDC_ISSUER = 'token.actions.githubusercontent.com';
 /** The GitHub environments the workflow's deploy jobs run in. */
 const DEPLOY_ENVIRONMENTS = ['staging', 'production'];
+/** The CDK bootstrap roles, which hold the rights `cdk deploy` needs. */
 const BOOTSTRAP_ROLES = ['deploy', 'file-publishing', 'image-publishing', 'lookup'];
 
 export type DeployAccessStackProps = StackProps & {

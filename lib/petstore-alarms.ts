@@ -1,9 +1,7 @@
 // CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: API 5xx and
 // p99 latency, errors of the route functions, throttles of every function, DynamoDB throttles.
-// The first three also judge each rollout (`rolloutAlarms`, lib/functions/petstore-rollout.ts), so each
-// can fire within a canary's 5 minutes: CloudWatch evaluates them every minute.
-// The authorizer's errors are not alarmed: it fails on purpose for every bad API key. A failure to
-// reach its table shows up as AUTHORIZER_FAILURE, a 5xx, in the API alarm.
+// The first three also judge each rollout (`rolloutAlarms`), so CloudWatch evaluates them every
+// minute: each can fire within a canary's 5 minutes.
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
@@ -33,7 +31,10 @@ export type PetstoreAlarmsProps = {
   settings: StageSettings;
   /** The REST API's name, which its CloudWatch metrics carry as the ApiName dimension. */
   apiName: string;
-  /** The functions whose failed invocations are alarmed, by name. */
+  /**
+   * The functions whose failed invocations are alarmed, by name. Not the authorizer: it fails on
+   * purpose for every bad API key, and a failure to reach its table is a 5xx in the API alarm.
+   */
   routeFunctions: Record<string, IFunction>;
   authorizerFunction: IFunction;
   table: ITable;

@@ -1,5 +1,5 @@
 // The CDK app: both stages and the deploy role's stack, checked by cdk-nag's AWS Solutions rules
-// (bin/app.ts fails the synthesis on a violation that is not acknowledged with a reason).
+// (a violation that is not acknowledged with a reason fails the synthesis).
 import { Validations } from 'aws-cdk-lib';
 import type { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';

@@ -1,6 +1,6 @@
 // One stage of the service: its table, the cursor secret, the four functions and their rollout, the
 // API (behind the stage's web ACL, under its custom domain when it has them) and the alarms. Its
-// outputs are what operators, the release workflow and the key-management command read.
+// outputs are what operators and tools outside CDK need to reach the stage.
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';

@@ -1,6 +1,6 @@
 // The findings of the app's validation plugins (cdk-nag), as one line each. Run by the CDK CLI, an
 // app writes them to its assembly's validation-report.json and still exits 0, and this CLI does not
-// read the file, so `cdk synth` would pass with findings: bin/app.ts reads it and fails instead.
+// read the file, so `cdk synth` would pass with findings: the app reads them here and fails instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

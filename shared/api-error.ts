@@ -1,5 +1,5 @@
 // The contract's error catalogue: every error the API can answer, with its HTTP status and a
-// default message. API Gateway's own responses (lib/), the handlers and the local server all use it.
+// default message, in one place so that every answer, API Gateway's own included, says the same.
 import * as z from 'zod/mini';
 import type { $ZodError } from 'zod/v4/core';
 import { pureSchema } from '#shared/pure-schema.ts';

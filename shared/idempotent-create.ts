@@ -2,8 +2,6 @@
 // same key and body replay the first Animal and create nothing; another body is 422, a first
 // request still in flight is 409. The pet id is fixed when the key is claimed, so a request that
 // died half-way is finished by its retry with the same id: exactly one pet, whatever failed where.
-// (Powertools Idempotency would hash the body with JSON.stringify, which throws on the bigint
-// categoryId.)
 import { createHash } from 'node:crypto';
 import { ApiError } from '#shared/api-error.ts';
 import { stringifyJson } from '#shared/json.ts';
@@ -115,6 +113,8 @@ export async function createPetOnce(
     return { pet: await writePet(creation, newPet, await creation.pets.reserveId()), replayed: false };
   const records = creation.idempotencyRecords;
   const recordKey = idempotencyItemKey(request.scope, sha256(request.key));
+  // stringifyJson keeps the bigint categoryId (JSON.stringify, which Powertools Idempotency hashes
+  // with, throws on it).
   const fingerprint = sha256(stringifyJson(canonical(request.body)));
   const lockedUntil = Date.now() + IN_FLIGHT_MS;
 

@@ -1,10 +1,7 @@
-// Structured JSON logs and CloudWatch metrics in embedded metric format (EMF): one JSON line each
-// on stdout, which Lambda sends to the function's log group, where CloudWatch extracts the
-// metrics. One of each per process, built by its composition root. Logs carry the Lambda request
-// id; API keys and request bodies are never logged.
-// Written here rather than taken from Powertools: the service writes two kinds of log entry and
-// three counts, for which Powertools' Logger and Metrics cost 33 KB of every bundle and about 8 ms
-// of every cold start (docs/performance.md).
+// Structured JSON logs and CloudWatch metrics in embedded metric format (EMF): one JSON line each on
+// stdout, which Lambda sends to the function's log group, where CloudWatch extracts the metrics. Logs
+// carry the Lambda request id; API keys and request bodies are never logged. Written here: Powertools'
+// Logger and Metrics would cost bundle size and cold start time (docs/performance.md).
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
@@ -17,7 +14,7 @@ export type LogLevel = keyof typeof LOG_LEVELS;
 type ObservabilityOptions = {
   /** The least severe entry written. */
   logLevel?: LogLevel;
-  /** Off where no CloudWatch reads the output: the local servers and the tests. */
+  /** Off where no CloudWatch reads the output. */
   metrics?: boolean;
   write?: (line: string) => void;
 };

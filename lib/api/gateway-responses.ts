@@ -1,8 +1,7 @@
-// The answers API Gateway gives by itself, each an Error object: every gateway response of
-// shared/http/gateway-responses.ts (the module the local server uses), and the methods answered
-// through a mock integration: ANY on unknown paths (404) and ANY on known paths, which API Gateway
-// picks only when no specific method matches (405 with Allow). API Gateway stores their bodies as
-// mapping templates, which are plain text to it, and each header as a static value in single quotes.
+// The answers API Gateway gives by itself, each an Error object: the gateway responses of
+// shared/http/gateway-responses.ts, and ANY through a mock integration on unknown paths (404) and on
+// known paths, which API Gateway picks only when no specific method matches (405 with Allow). Bodies
+// are mapping templates (plain text to API Gateway), headers static values in single quotes.
 import { MockIntegration, PassthroughBehavior, ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import type { IAuthorizer, IResource, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ApiError, ErrorBody } from '#shared/api-error.ts';

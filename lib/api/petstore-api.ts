@@ -1,7 +1,7 @@
-// The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer
-// (the routes' functions; 404 and 405 answered by API Gateway itself), every gateway response as
-// an Error object, stage throttling, JSON access logs, execution logs of errors, X-Ray, and the per-key usage plan.
-// With a custom domain in the settings: a regional domain whose base path `v1` maps to stage `v1`.
+// The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer (the
+// routes' functions; 404 and 405 answered by API Gateway itself), gateway responses as Error objects,
+// throttling, JSON access logs, execution logs of errors, X-Ray and the per-key usage plan. With a
+// custom domain in the settings: a regional domain whose base path `v1` maps to stage `v1`.
 import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   ApiKeySourceType,

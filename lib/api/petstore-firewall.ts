@@ -1,11 +1,6 @@
 // The stage's web ACL (AWS WAF), in front of API Gateway: AWS's managed core rule set and known bad
 // inputs, and a limit per client IP address. A blocked request gets the contract's Error object,
-// 403 `forbidden`, the same body and headers API Gateway's WAF_FILTERED response has
-// (shared/http/gateway-responses.ts).
-//
-// Managed rule groups block with WAF's own plain response, so both run in count mode and only
-// label what they match; the `BlockManagedRuleMatches` rule after them blocks on those labels with
-// the JSON response.
+// 403 `forbidden`, with the body and headers of API Gateway's WAF_FILTERED response.
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -88,6 +83,8 @@ export class PetstoreFirewall extends Construct {
           action: block,
           visibilityConfig: visibility('requests-per-ip'),
         },
+        // Managed rule groups block with WAF's own plain response, so they only count and label what
+        // they match; BlockManagedRuleMatches blocks on those labels with the JSON response.
         ...MANAGED_RULE_GROUPS.map((group, index) => ({
           name: group.name,
           priority: index + 1,

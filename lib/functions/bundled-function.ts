@@ -1,8 +1,7 @@
 // A Lambda function as every one of this project is built: nodejs24.x on ARM64, bundled locally by
-// esbuild into one minified CommonJS file with the AWS SDK inside (a pinned SDK, no
-// runtime-provided surprises) and a source map beside it (lib/functions/bundling.ts), logging JSON to a log
-// group of its own with the stage's retention, traced by X-Ray, with a role of its own that holds
-// only that log group until its construct grants more. Its constructs go into the given scope.
+// esbuild with the AWS SDK inside (lib/functions/bundling.ts), logging JSON to a log group of its own
+// with the stage's retention, traced by X-Ray, with a role of its own that holds only that log group
+// until its construct grants more. Its constructs go into the given scope.
 import { fileURLToPath } from 'node:url';
 import { Validations } from 'aws-cdk-lib';
 import type { Duration } from 'aws-cdk-lib';
@@ -60,7 +59,7 @@ export function addBundledFunction(scope: Construct, props: BundledFunctionProps
     logGroup,
     loggingFormat: LoggingFormat.JSON,
     environment: props.environment,
-    // The options of lib/functions/bundling.ts (which `npm run bench` measures), in NodejsFunction's terms.
+    // The options of lib/functions/bundling.ts, in NodejsFunction's terms.
     bundling: {
       format: OutputFormat.CJS,
       target: LAMBDA_ESBUILD_OPTIONS.target,

@@ -1,7 +1,6 @@
-// How every Lambda function is bundled, as esbuild's own options. lib/functions/petstore-function.ts hands
-// them to NodejsFunction (which turns them back into exactly these esbuild flags) and
-// `npm run bench` bundles with them directly, so both measure the same bundles. What each choice
-// saves is measured in docs/performance.md.
+// How every Lambda function is bundled, as esbuild's own options, so that the benchmark can bundle
+// exactly what is deployed: NodejsFunction turns them back into exactly these esbuild flags. What
+// each choice saves is measured in docs/performance.md.
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
@@ -12,16 +11,15 @@ export const LAMBDA_ESBUILD_OPTIONS = {
   bundle: true,
   platform: 'node',
   // CommonJS, which the Lambda runtime loads with require(). An ES module bundle imports Node's
-  // built-ins as ES modules, and building one's ES module namespace runs every lazy getter of
-  // the built-in: `node:http` alone then loads the whole fetch implementation (undici), 20 ms
-  // and more of every cold start. The sources are still ES modules, so tree shaking is the same.
+  // built-ins as ES modules, and building one's ES module namespace runs every lazy getter of the
+  // built-in: `node:http` alone then loads the whole fetch implementation (undici) at every cold
+  // start. The sources are still ES modules, so tree shaking is the same.
   format: 'cjs',
   target: 'node24',
   mainFields: ['module', 'main'],
   minify: true,
   // Written for reading a stack trace by hand; not loaded at run time (no --enable-source-maps:
-  // Node reads and indexes the whole map when it loads the bundle, 26 ms of a bare handler's
-  // cold start on the bench's machine, more for a larger bundle).
+  // Node would read and index the whole map when it loads the bundle, at every cold start).
   sourcemap: true,
   sourcesContent: false,
   alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },

@@ -1,6 +1,7 @@
 // One Lambda function of the service (lib/functions/bundled-function.ts), with the table's name in its
 // environment and its role holding only the table access it is given. Each deployment publishes a
-// version, and callers invoke the alias `live`, which CodeDeploy moves to it (lib/functions/petstore-rollout.ts).
+// version, and API Gateway invokes the alias `live`, which CodeDeploy moves to it
+// (lib/functions/petstore-rollout.ts).
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-lambda';

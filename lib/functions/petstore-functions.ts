@@ -1,7 +1,6 @@
 // The four Lambda functions of a stage: the handler module each is bundled from and what it may do
-// on the table. The stack deploys these and `npm run bench` bundles the same modules, so the
-// benchmark measures what is deployed. Plain data with type-only imports: the benchmark reads it
-// without loading the CDK.
+// on the table. Plain data with type-only imports, so that the benchmark can bundle the same modules,
+// and measure what is deployed, without loading the CDK.
 import type { TableAccess } from '#lib/data/table-access.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 

@@ -1,9 +1,7 @@
-// How a deployment reaches the functions: CodeDeploy moves each function's `live` alias to the
-// version the deployment published, as the stage's rollout says (production: 10% of requests for 5
-// minutes, then all; staging: all at once). First, before any traffic, the function's hook checks
-// the new version (lib/functions/rollout-hooks.ts); while the alias moves, the function's rollout alarms
-// watch. A failed check or an alarm stops the rollout and moves the alias back, and so does a
-// failed or stopped deployment.
+// How a deployment reaches the functions: CodeDeploy moves each function's `live` alias to the new
+// version as the stage's rollout setting says. Before any traffic, the function's hook checks the new
+// version (lib/functions/rollout-hooks.ts); while the alias moves, the function's rollout alarms watch.
+// A failed check, an alarm, or a failed or stopped deployment moves the alias back.
 import { Validations } from 'aws-cdk-lib';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaApplication, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';

@@ -1,10 +1,7 @@
 // CodeDeploy's BeforeAllowTraffic hooks: for each function, a hook function (functions/rollout-hook.ts)
-// that invokes the version being deployed with requests whose right answers are known
-// (functions/rollout-checks.ts) and reports the verdict, so that a wrong version is rolled back
-// before any traffic reaches it. A hook may invoke exactly that version; its deployment group lets
-// it report to CodeDeploy. The authorizer's hook needs a key the authorizer accepts: the stack keeps
-// one in the table, the hook key. No API Gateway key in the usage plan goes with it, so API Gateway
-// answers 401 to any request that carries it: it passes the authorizer and opens nothing.
+// that invokes the version being deployed with requests whose right answers are known and reports the
+// verdict, so that a wrong version is rolled back before any traffic reaches it. The authorizer's hook
+// needs a key the authorizer accepts: the stack keeps one in the table, the hook key.
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -19,7 +16,10 @@ import type { StageSettings } from '#lib/stage-settings.ts';
 import { apiKeyItem, hashApiKey } from '#shared/store/api-key-store.ts';
 import { API_KEY_PARTITION, apiKeyItemKey } from '#shared/store/table.ts';
 
-/** The hook key: not a secret, since API Gateway refuses it (see above). */
+/**
+ * The hook key: not a secret. No API key of the usage plan goes with it, so API Gateway answers 401 to
+ * any request that carries it: it passes the authorizer and opens nothing.
+ */
 export const ROLLOUT_HOOK_KEY = 'psk_rollout-hook';
 const HOOK_KEY_ID = 'key_rollout_hook';
 /** The table item the stack keeps for it, as `npm run keys` would store a key. */

@@ -1,7 +1,6 @@
 // Every method of the REST API and what answers it: a function for each route, and API Gateway
 // itself (a mock integration answering an Error object) for another method on a known path (405)
-// and for any path no route serves (404). The CDK stack builds exactly these methods; the local
-// gateway serves them when it runs from the sources (`npm start`).
+// and for any path no route serves (404). One list, so that the deployed and the local API agree.
 import type { ApiError } from '#shared/api-error.ts';
 import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
 import { ALLOWED_METHODS, ROUTES } from '#shared/http/routes.ts';

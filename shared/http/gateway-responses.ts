@@ -1,6 +1,6 @@
 // What API Gateway answers by itself, before or instead of a function: its gateway responses, and
 // the mock integrations behind unknown paths (404) and known paths with another method (405).
-// The CDK stack configures exactly these; the local server reproduces them from this module.
+// One definition, so that the deployed and the local API answer alike.
 import { ApiError, RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
 import type { ErrorBody, ErrorCode } from '#shared/api-error.ts';
 import { ALLOWED_METHODS } from '#shared/http/routes.ts';

@@ -1,3 +1,5 @@
+// Request headers of an API Gateway proxy event, read as HTTP means them: names in any case, and
+// every value of a repeated header.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 

@@ -1,5 +1,4 @@
-// The shape of every response the functions send. API Gateway's own responses (lib/) and the
-// local server use the same headers.
+// The shape of every response the functions send; API Gateway's own answers carry the same headers.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiError } from '#shared/api-error.ts';
 import { stringifyJson } from '#shared/json.ts';

@@ -1,5 +1,5 @@
-// The one definition of the API's surface: stage, routes and authorizer settings. The CDK stack,
-// the handlers, the local server and the OpenAPI generator all read it, so they cannot drift apart.
+// The one definition of the API's surface: stage, routes and authorizer settings, read from here by
+// everything that needs them, so that nothing can drift apart.
 
 export const STAGE_NAME = 'v1';
 export const BASE_PATH = `/${STAGE_NAME}`;

@@ -49,7 +49,7 @@ export function createApiKeyStore(table: TableGateway) {
       return issued;
     },
 
-    /** Accepts a key chosen elsewhere (the local server's PETSTORE_API_KEY). */
+    /** Accepts a key chosen elsewhere, such as a fixed key for local runs. */
     register: store,
 
     /** The active (not revoked) key with this plain value, if any: one eventually consistent GetItem. */

@@ -1,5 +1,5 @@
 // The single-table layout: generic key attributes, one GSI on status, a TTL attribute. Every item
-// type's keys are built here, so the stores, the CDK table and its IAM conditions agree.
+// type's keys are built here, so that the code that reads, writes or guards the table agrees on them.
 import type { PetStatus } from '#shared/schemas.ts';
 
 export const TABLE_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;

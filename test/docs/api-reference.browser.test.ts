@@ -1,8 +1,7 @@
-// The API reference in a real browser (test/support/browser.ts): /docs of a real `npm start`
-// renders the three operations, shows getPet as deprecated, comes with the key pre-filled and makes
-// a try-it call that the server answers 200; the static file of `npm run docs` renders from disk.
-// Every request a page attempts beyond this machine is aborted and fails the test, and so does any
-// script error or refusal by the page's security policy (the browser reports both on the console).
+// The API reference in a real browser (test/support/browser.ts): /docs of a real `npm start` renders
+// the three operations, shows getPet as deprecated, pre-fills the key and makes a try-it call answered
+// 200; the static file of `npm run docs` renders from disk. A request beyond this machine, a script
+// error or a refusal by the page's security policy (reported on the console) fails the test.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +38,10 @@ afterAll(async () => {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** A page that lets through only this machine, data: and blob: (and the file it opens), and keeps what else it tried. */
+/**
+ * A page that lets through only this machine, data: and blob: (and the file it opens), and keeps what
+ * else it tried.
+ */
 async function openPage(address: string) {
   const page = await running.browser.newPage();
   const remote: string[] = [];

@@ -1,9 +1,7 @@
-// The end-to-end suite's HTTP client: real requests with fetch to any base URL, with the bearer
-// key, every response checked against openapi.json (test/support/http.ts does both). It is a good
-// client of a throttled API: a deployed stage, or its local emulation, answers a burst with 429,
-// so a 429 is retried after its Retry-After (1 s when absent) plus a random jitter, which spreads
-// parallel retries instead of sending them back all at once; after MAX_ATTEMPTS the 429 is
-// returned, for the test to fail on.
+// The end-to-end suite's HTTP client: real requests with fetch to any base URL, with the bearer key,
+// every response checked against openapi.json (test/support/http.ts does both). A throttled API (a
+// deployed stage, or its local emulation) answers a burst with 429: it is retried after its
+// Retry-After plus a random jitter that spreads parallel retries, and returned after MAX_ATTEMPTS.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sendRequest } from '#test/support/http.ts';
 import type { HttpResponse, RequestOptions } from '#test/support/http.ts';

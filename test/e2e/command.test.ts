@@ -1,9 +1,7 @@
 // `npm run test:e2e` (scripts/e2e.ts) as the deploy workflow runs it: its target named by --base-url
-// or by --stage, whose base URL is the ApiUrl output in cdk-outputs.<stage>.json. Each argument
-// error stops it with one line and exit code 2 before jest starts; the outputs files are real files
-// in a directory of the test's own, the command's working directory, as the project root is for
-// `npm run`. A target that does not answer, or refuses the key, stops it with one line and exit
-// code 1 after one request, instead of every test failing on it.
+// or by --stage (the ApiUrl output in cdk-outputs.<stage>.json, real files in the test's own working
+// directory). An argument error stops it with one line and exit code 2 before jest starts; a target
+// that does not answer or refuses the key, with one line and exit code 1 after one request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

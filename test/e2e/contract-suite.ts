@@ -1,10 +1,7 @@
-// The HTTP contract tests, end to end, against any running API: `npm start` (test/e2e/local.test.ts),
-// a local emulation of a synthesized stage, or a deployed stage (test/e2e/remote.e2e.ts, run by
-// `npm run test:e2e`). They need nothing but a base URL and an API key: no access to the table,
-// no assumption that it is empty (a deployed stage holds other data, and other clients may write
-// while the suite runs), and every name carries this run's id so that the suite finds its own pets.
-// A read-only target registers no test that creates anything; the checks that change nothing run
-// in both modes. Every response is checked against openapi.json by the client (test/e2e/client.ts).
+// The HTTP contract tests, end to end, against any running API (`npm start`, a local emulation of a
+// synthesized stage, a deployed stage), given only a base URL and an API key: no access to the table,
+// no assumption that it is empty, and every name carries this run's id so the suite finds its own pets.
+// A read-only target registers no test that creates anything; the other checks run in both modes.
 import { randomInt, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -14,7 +11,10 @@ import type { E2eRequest } from '#test/e2e/client.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 
 export type E2eTarget = {
-  /** The API's base URL, ending in /v1 without a trailing slash: `https://<id>.execute-api.<region>.amazonaws.com/v1`. */
+  /**
+   * The API's base URL, ending in /v1 without a trailing slash:
+   * `https://<id>.execute-api.<region>.amazonaws.com/v1`.
+   */
   baseUrl: string;
   /** An active API key of that API. */
   apiKey: string;
@@ -22,11 +22,11 @@ export type E2eTarget = {
   readOnly: boolean;
 };
 
-/** For tests that send many requests: at 5 requests/s per key, 100 creates take about 25 s. */
+/** For tests that send many requests: a stage's per-key rate limit spreads them out. */
 const MANY_REQUESTS_MS = 120_000;
 /** For walks through a whole status listing of a stage that holds other data too. */
 const WHOLE_LISTING_MS = 300_000;
-/** A bound on a walk through a whole listing: 1,000 pages, so that a Link loop fails instead of hanging. */
+/** A bound on a walk through a whole listing, so that a Link loop fails instead of hanging. */
 const MAX_PAGES = 1_000;
 /** An id no pet has: the largest the contract allows (2^53 - 1), far beyond any id the service hands out. */
 const ABSENT_ID = '9007199254740991';

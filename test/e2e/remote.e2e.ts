@@ -1,15 +1,17 @@
-// The contract suite (contract-suite.ts) against the API that the environment names: a deployed
-// stage over HTTPS, its local emulation or `npm start`. `npm run test:e2e` (scripts/e2e.ts) checks
-// its arguments and sets these variables; run by hand, a missing or bad one stops the file with
-// one message. Named .e2e.ts so that `npm test` (testMatch test/**/*.test.ts) never picks it up:
-// it needs a running API and its key.
-//   PETSTORE_E2E_BASE_URL   http(s) URL ending in /v1
-//   PETSTORE_E2E_API_KEY    an active key of that API
-//   PETSTORE_E2E_READ_ONLY  'true' (send only requests that change nothing) or 'false'
+// The contract suite (contract-suite.ts) against the API the environment names: a deployed stage over
+// HTTPS, its local emulation or `npm start`. Named .e2e.ts so that `npm test` (testMatch
+// test/**/*.test.ts) never picks it up: it needs a running API and its key. `npm run test:e2e`
+// (scripts/e2e.ts) checks its arguments and sets the variables below.
 import { describe } from '@jest/globals';
 import { defineContractSuite } from '#test/e2e/contract-suite.ts';
 import type { E2eTarget } from '#test/e2e/contract-suite.ts';
 
+/**
+ * The target, from these variables; run by hand, a missing or bad one stops the file with one message.
+ *   PETSTORE_E2E_BASE_URL   http(s) URL ending in /v1
+ *   PETSTORE_E2E_API_KEY    an active key of that API
+ *   PETSTORE_E2E_READ_ONLY  'true' (send only requests that change nothing) or 'false'
+ */
 function targetFromEnvironment(env: NodeJS.ProcessEnv): E2eTarget {
   const wrong = (what: string) =>
     new Error(

@@ -1,3 +1,5 @@
+// The TOKEN authorizer's handler, invoked as API Gateway invokes it, over this file's table in the
+// test DynamoDB: the policy, principal and usage key of a valid key, and "Unauthorized" for any other.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { hashApiKey } from '#shared/store/api-key-store.ts';

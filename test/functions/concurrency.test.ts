@@ -1,3 +1,5 @@
+// createPet's handler under parallel creates, over this file's table in the test DynamoDB: every
+// create gets an id of its own, and every pet can be read back.
 import { expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
 import { createPetRequest, getPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';

@@ -1,3 +1,5 @@
+// createPet's handler, invoked with API Gateway proxy events over this file's table in the test
+// DynamoDB: the Animal it answers, and the contract's order of 413, 415 and 400 for bad bodies.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import {

@@ -1,3 +1,5 @@
+// getPet's handler, invoked with API Gateway proxy events over this file's table in the test
+// DynamoDB: the Animal or 404, always with the deprecation headers.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
 import { createPetRequest, getPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';

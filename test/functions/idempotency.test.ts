@@ -1,3 +1,5 @@
+// createPet's handler with the Idempotency-Key, over this file's table in the test DynamoDB: replays,
+// conflicts, and requests that died half-way, their leftovers written as the function writes them.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';

@@ -1,3 +1,5 @@
+// listPets' handler, invoked with API Gateway proxy events over this file's table in the test
+// DynamoDB: pages in id order, filters, next links, and cursors that cannot be forged or misused.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
 import { createPetRequest, invoke, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';

@@ -1,8 +1,7 @@
-// The rollout hooks (functions/rollout-hook*.ts, functions/rollout-checks.ts): what each function's
-// new version must answer before CodeDeploy lets traffic reach it, judged on the real handlers over
-// this file's table, and the hook's own composition root with the real AWS SDK clients. Lambda's
-// Invoke API and CodeDeploy cannot run here, so a local HTTP stand-in answers for both: it runs the
-// handler it is given for each Invoke, as Lambda would report it, and records each status reported.
+// The rollout hooks (functions/rollout-hook*.ts, functions/rollout-checks.ts): what each new version
+// must answer before CodeDeploy lets traffic reach it, judged on the real handlers over this file's
+// table, and the hook's composition root with the real AWS SDK clients. Lambda's Invoke and CodeDeploy
+// cannot run here: a local HTTP stand-in runs the given handler per Invoke and records each status.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

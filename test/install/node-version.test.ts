@@ -1,7 +1,7 @@
-// Which Node.js runs the project's scripts, and how they are written: an older Node.js stops with
-// one line that says what to do (run through npm when node_modules has a Node.js 24 for this machine,
-// else install one), the version file agrees with engines, and nothing needs a POSIX shell (npm runs scripts
-// with cmd.exe on Windows, and so does the CDK CLI with cdk.json's app).
+// Which Node.js runs the project's scripts, and how they are written: an older Node.js stops with one
+// line that says what to do (run through npm when node_modules has a Node.js 24 for this machine, else
+// install one), the version file agrees with engines, and nothing needs a POSIX shell (on Windows npm
+// runs scripts, and the CDK CLI cdk.json's app, with cmd.exe).
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -60,7 +60,7 @@ async function dryRunCi(
   }
 }
 
-// One copy of the manifests and the lock file; the five dry runs at once (about a second each).
+// One copy of the manifests and the lock file; the five dry runs at once.
 beforeAll(async () => {
   const project = mkdtempSync(join(tmpdir(), 'petstore-platforms-'));
   try {
@@ -87,7 +87,7 @@ describe.each(PLATFORMS)('npm ci on $platform $arch', (target) => {
     expect(run?.added.filter((name) => /^node-(linux|darwin|win)-/.test(name))).toEqual(
       nodePackage ? [nodePackage] : [],
     );
-    // The bundler's binary for this platform comes with it: the stack and the benchmark build there.
+    // The bundler's binary for this platform comes with it: the functions are bundled there too.
     expect(run?.added).toContain(`@esbuild/${platform}-${arch}`);
   });
 });

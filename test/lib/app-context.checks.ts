@@ -1,8 +1,7 @@
-// What operators tell the app in cdk.json or with `-c` (lib/app-context.ts): each stage's region
-// binds its stack to that region; a custom domain for a stage gives a
-// regional domain with base path v1 and the base address https://<domain>/v1; an account's
-// existing GitHub provider is used instead of a new one; a value that cannot be right stops
-// `cdk synth` with one line. And cdk-nag's findings fail it (lib/validation-report.ts).
+// What operators tell the app in cdk.json or with `-c` (lib/app-context.ts): each stage's region binds
+// its stack to that region; a custom domain gives a regional domain with base path v1 and the base
+// address https://<domain>/v1; an existing GitHub provider is used instead of a new one; a value that
+// cannot be right stops `cdk synth` with one line, as cdk-nag's findings do (lib/validation-report.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // Synthesizes the app once, offline (no account, no Docker: local esbuild), into a temporary
-// directory, and gives each stage's template with the lookups the stack tests share. The checks
-// (*.checks.ts) run in one test file, stack.test.ts, so this one synthesis serves them all.
+// directory, and gives each stage's template with the lookups the checks share. The checks
+// (*.checks.ts) run in one test file, stack.test.ts, so that this one synthesis serves them all.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

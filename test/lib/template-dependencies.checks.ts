@@ -1,6 +1,7 @@
-// The order CloudFormation would create each synthesized template in (local/cloud-assembly/template-dependencies.ts):
-// no circular dependency in either stage or in the deploy role's stack. CloudFormation rejects a
-// template with one before it creates anything, and the template tests of properties cannot see it.
+// The order CloudFormation would create each synthesized template in
+// (local/cloud-assembly/template-dependencies.ts): no circular dependency in either stage or in the
+// deploy role's stack. CloudFormation rejects a template with one before it creates anything, and the
+// checks of properties cannot see it.
 import { describe, expect, it } from '@jest/globals';
 import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 import { circularDependencyProblem } from '#local/cloud-assembly/template-dependencies.ts';

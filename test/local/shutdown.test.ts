@@ -1,8 +1,7 @@
-// Stopping the servers while clients keep using them: keep-alive clients that keep sending through
-// the signal, a SIGTERM from a process manager, Ctrl-C in a terminal (SIGINT to the whole process
-// group, the stage run's function instances included) and a process manager that stops npm
-// instead of the server. Every request that reaches a server is answered in full, none with a 5xx;
-// a client meets only a refused new connection, never a reset; the server exits 0.
+// Stopping the servers while keep-alive clients keep sending: a SIGTERM from a process manager, Ctrl-C
+// in a terminal (SIGINT to the whole process group, the stage run's function instances included), and
+// a process manager that stops npm instead of the server. Every request that reaches a server is
+// answered in full, none with a 5xx; a client meets a refused connection, never a reset; the server exits 0.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';

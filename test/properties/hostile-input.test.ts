@@ -1,5 +1,5 @@
-// Property-based: random bodies, query strings, path ids, header values, content types and
-// methods thrown at the whole stack in front of the functions (local/api-gateway/gateway.ts, as `npm start`
+// Property-based: random bodies, query strings, path ids, header values, content types and methods
+// thrown at the whole stack in front of the functions (local/api-gateway/gateway.ts, as `npm start`
 // serves it). Never a 5xx, always the Error shape, nothing stored when rejected.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,6 +1,6 @@
 // `npm run lint:cloudformation` needs the AWS CloudFormation Linter, a Python tool that `npm ci`
 // cannot install: without it on the PATH, the script says how to get it in one line, before it
-// synthesizes anything. (With it, CI runs the script itself: .ci/run and ci.yml.)
+// synthesizes anything.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

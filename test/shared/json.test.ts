@@ -1,3 +1,5 @@
+// shared/json.ts: int64 values stay exact through parse and stringify; an integral number in any
+// notation reads as a bigint, any other as a number.
 import { describe, expect, it } from '@jest/globals';
 import { exactNumber, parseJson, stringifyJson } from '#shared/json.ts';
 

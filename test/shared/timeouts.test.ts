@@ -1,3 +1,4 @@
+// The time limits of shared/timeouts.ts agree with each other and with API Gateway's.
 import { expect, it } from '@jest/globals';
 import { DYNAMODB_CALL_WORST_CASE_MS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
 

@@ -1,8 +1,7 @@
-// A headless browser for the tests that must see a page as a user does. On Linux x64 and arm64 it
-// is the Chromium inside the @sparticuz/chromium npm package (no download, works offline); that
-// package has no build for macOS or Windows, where it is the Chrome, Chromium or Edge installed at
-// its usual place, or whichever PETSTORE_BROWSER names. Without one the tests fail with one line
-// that says what to install: a skipped browser test would pass without having looked at the page.
+// A headless browser for the tests that must see a page as a user does: on Linux x64 and arm64 the
+// Chromium of the @sparticuz/chromium npm package (no download, works offline), elsewhere an installed
+// Chrome, Chromium or Edge, or whichever PETSTORE_BROWSER names. Without one the tests fail with one
+// line saying what to install: a skipped browser test would pass without having looked at the page.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';

@@ -1,3 +1,4 @@
+// Jest's global teardown: stops the embedded DynamoDB of global-setup.ts and removes the run's directory.
 import { rmSync } from 'node:fs';
 import type { EmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 

@@ -1,7 +1,6 @@
 // A client for the HTTP tests: real requests with fetch to a real server, each response checked
 // against openapi.json. The local test server and its table are imported only when a test starts
-// one, so that the end-to-end suite (test/e2e/), which sends the same requests to any base URL,
-// loads neither.
+// one, so that tests aimed at another base URL load neither.
 import { afterAll, beforeAll } from '@jest/globals';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 

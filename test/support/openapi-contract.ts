@@ -36,7 +36,10 @@ const UNROUTED = {
   method: { ...GATEWAY_ERRORS, 405: 'MethodNotAllowed' },
 };
 
-/** Integers that fit a double exactly become numbers (so const and enum compare); larger ones stay bigints. */
+/**
+ * Integers that fit a double exactly become numbers (so const and enum compare); larger ones stay
+ * bigints.
+ */
 function narrowSafeIntegers(value: unknown): unknown {
   if (typeof value === 'bigint') {
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
@@ -147,7 +150,10 @@ function validationErrors(validate: ValidateFunction, data: unknown, where: stri
 
 type Candidates = { what: string; responses: Json };
 
-/** The documented responses for this request: its operation's, or those of a request no operation describes. */
+/**
+ * The documented responses for this request: its operation's, or those of a request no operation
+ * describes.
+ */
 function candidatesFor(method: string, requestPath: string): Candidates {
   const { routes, document } = loaded();
   const path = requestPath.split('?')[0] ?? '';

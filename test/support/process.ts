@@ -1,5 +1,5 @@
-// Runs one of the project's scripts as a user would, in a child process on Node 24, with its own
-// embedded DynamoDB (the test run's endpoint and table are not passed on); and node to completion.
+// Child processes for the tests: one of the project's scripts run as a user would, on Node 24 with its
+// own embedded DynamoDB (the test run's endpoint and table are not passed on), or node run to the end.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve as resolvePath } from 'node:path';

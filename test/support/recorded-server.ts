@@ -1,5 +1,5 @@
-// A stand-in for a running local server, for `npm run keys` tests: it writes a server record
-// (local/server/running-servers.ts) into the directory given, then stays alive until it is killed.
+// A stand-in for a running local server: it writes a server record (local/server/running-servers.ts)
+// into the directory given, then stays alive until it is killed.
 // Usage: node test/support/recorded-server.ts <records dir> <url> <DynamoDB endpoint>
 import { recordRunningServer } from '#local/server/running-servers.ts';
 

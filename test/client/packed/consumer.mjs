@@ -1,7 +1,6 @@
-// A store client in plain ESM JavaScript, with nothing but the packed @petstore-api/client
-// installed: test/client/package.test.ts runs it against the real local server. It adds the
-// largest categoryId and reads it back, walks the pages, asks for an animal that does not exist,
-// and prints what it saw as JSON (bigints as "<digits>n").
+// A store client in plain ESM JavaScript, with nothing but the packed @petstore-api/client installed,
+// run against the real local server. It adds the largest categoryId and reads it back, walks the
+// pages, asks for an animal that does not exist, and prints what it saw as JSON (bigints as "<digits>n").
 import { createPetStoreClient, nextCursor } from '@petstore-api/client';
 
 const INT64_MAX = 9223372036854775807n;

@@ -1,6 +1,6 @@
-// A store client in strict TypeScript, type-checked by test/client/package.test.ts in an empty
-// project with nothing but the packed @petstore-api/client installed. Each @ts-expect-error is a
-// mistake the package's types must catch: if one were accepted, the check would fail.
+// A store client in strict TypeScript, type-checked in an empty project with nothing but the packed
+// @petstore-api/client installed. Each @ts-expect-error is a mistake the package's types must catch:
+// if one were accepted, the check would fail.
 import { createPetStoreClient, nextCursor } from '@petstore-api/client';
 import type { ErrorBody, NewPet, Pet, PetStatus, PetStoreClient } from '@petstore-api/client';
 

@@ -1,5 +1,5 @@
-// Each Lambda function of the stage (lib/functions/petstore-function.ts): runtime, logs, tracing, the bundle
-// it deploys, and the environment sam/env.json overrides.
+// Each Lambda function of the stage (lib/functions/petstore-function.ts): runtime, logs, tracing, the
+// bundle it deploys, and the environment sam/env.json overrides.
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';

@@ -1,8 +1,7 @@
-// How each stage rolls out its functions (lib/functions/petstore-function.ts, lib/functions/petstore-rollout.ts,
-// lib/functions/rollout-hooks.ts): every function is published as a version behind the alias `live`, which
-// API Gateway invokes (with its permission) and CodeDeploy moves: production by a 10% canary for 5
-// minutes, staging all at once, each first checked by its BeforeAllowTraffic hook, and stopped and
-// rolled back when the hook fails or the function's rollout alarms fire.
+// How each stage rolls out its functions (lib/functions/): every function is published as a version
+// behind the alias `live`, which API Gateway invokes and CodeDeploy moves (production by a 10% canary
+// for 5 minutes, staging all at once), each first checked by its BeforeAllowTraffic hook, and stopped
+// and rolled back when the hook fails or the function's rollout alarms fire.
 import { describe, expect, test } from '@jest/globals';
 import { ROLLOUT_HOOK_KEY } from '#lib/functions/rollout-hooks.ts';
 import { hashApiKey } from '#shared/store/api-key-store.ts';

@@ -1,6 +1,6 @@
-// When the stage run (and the tests' global setup) synthesize again: a cloud assembly whose
-// functions point at bundles inside cdk.out is served; one that `cdk ls` or `cdk destroy` wrote, whose
-// asset paths point at the project itself (no bundles), is not.
+// When a stage's cloud assembly is synthesized again before it is served: one whose functions point at
+// bundles inside cdk.out is served; one that `cdk ls` or `cdk destroy` wrote, whose asset paths point
+// at the project itself (no bundles), is not.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

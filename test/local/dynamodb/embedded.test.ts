@@ -1,9 +1,7 @@
-// The embedded DynamoDB releases what a Query opens. dynalite reads a Query's items through a LevelDB
-// iterator, which keeps its view of the data until it is closed; one never closed stays attached to
-// its database for good, so a server under list load grew without bound (patches/dynalite+*.patch).
-// abstract-level, under both of dynalite's stores, attaches each open iterator (or snapshot, batch)
-// to its database and detaches it on close: the test counts those by wrapping the two methods on
-// each store's class. Nothing is mocked: dynalite, the handlers and the AWS SDK talk over HTTP.
+// The embedded DynamoDB releases what a Query opens: dynalite reads a Query's items through a LevelDB
+// iterator, and one never closed stays attached to its database for good, so a server under list load
+// would grow without bound (patches/dynalite+*.patch). Nothing is mocked: dynalite, the handlers and
+// the AWS SDK talk over HTTP.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -23,7 +21,10 @@ const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve
 const { MemoryLevel } = requireFromDynalite('memory-level') as { MemoryLevel: StoreClass };
 const { Level } = requireFromDynalite('level') as { Level: StoreClass };
 
-/** Every resource attached to a store of either kind and not yet detached. */
+/**
+ * Every resource attached to a store of either kind and not yet detached: abstract-level, under both
+ * stores, attaches each open iterator (or snapshot, batch) to its database and detaches it on close.
+ */
 const openResources = new Set<object>();
 for (const { prototype } of [MemoryLevel, Level]) {
   const { attachResource, detachResource } = prototype;

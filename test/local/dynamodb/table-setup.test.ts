@@ -1,3 +1,5 @@
+// Creating the local table on the test DynamoDB when several servers start at once: exactly one
+// creates it, with its status index, and the others use it.
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, expect, it } from '@jest/globals';
 import { ensureTable } from '#local/dynamodb/table-setup.ts';

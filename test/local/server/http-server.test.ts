@@ -1,9 +1,7 @@
-// The HTTP tests that only a local server allows: a revoked key (revoking needs the table), the
-// edges of HTTP/1.1 sent on a raw socket (requests Node cannot parse, Expect, absolute-form targets,
-// the Host rules, CONNECT), an upload over API Gateway's 10 MiB, and the graceful shutdown, both of
-// the server and of `npm start` on SIGTERM under load. The rest of the HTTP contract is the
-// end-to-end suite (test/e2e/contract-suite.ts), which runs against any base URL: `npm start` in
-// test/e2e/local.test.ts.
+// The HTTP tests that only a local server allows: a revoked key (revoking needs the table), the edges
+// of HTTP/1.1 on a raw socket (requests Node cannot parse, Expect, absolute-form targets, the Host
+// rules, CONNECT), an upload over API Gateway's 10 MiB, and the graceful shutdown of the server and of
+// `npm start` on SIGTERM under load. The rest of the HTTP contract is the contract suite's (test/e2e/).
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';

@@ -1,8 +1,7 @@
-// An HTTP proxy in front of a DynamoDB endpoint that a test can make slow on demand: a request it
-// picks is held before it is forwarded (DynamoDB answers late), or forwarded at once and its answer
-// held (the write is done, but the caller does not know yet). It is a stand-in for a slow network,
-// there only to make a function time out or be caught mid-call when the test chooses; the data
-// behind it is the real DynamoDB's. Built on local/dynamodb/proxy.ts, whose hooks may wait.
+// An HTTP proxy in front of a DynamoDB endpoint that a test can make slow on demand: a request it picks
+// is held before it is forwarded (DynamoDB answers late), or forwarded at once and its answer held (the
+// write is done, but the caller does not know yet), so that a function times out or is caught mid-call
+// when the test chooses. The data behind it is the real DynamoDB's.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';
 import type { ProxiedRequest } from '#local/dynamodb/proxy.ts';

@@ -1,7 +1,6 @@
-// A test build of GetPetFunction (test/local/start-stage/stage-run.test.ts bundles it into a copy of the
-// cloud assembly in place of the real one), there only to make an IAM refusal happen on demand: it
-// reads an API key item, which GetPet's role may not (it may read the PET partition only), and
-// answers with the name of the error DynamoDB gave, so the test sees what the function saw.
+// A test build of GetPetFunction, bundled into a copy of the cloud assembly in place of the real one,
+// there only to make an IAM refusal happen on demand: it reads an API key item, which GetPet's role may
+// not (it may read the PET partition only), and answers with the name of the error DynamoDB gave.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createDocumentClient } from '#shared/store/dynamodb.ts';

@@ -1,12 +1,7 @@
 // The stage run's faults, as a client of `npm run start:stage -- staging` sees them: a DynamoDB call
-// outside a function's IAM policy refused, a burst over the usage plan's limits throttled, a revoked
-// key still served for its cached authorizer TTL, a function past its timeout answered 504 and a
-// function instance killed mid-request answered 502, each followed by a request that succeeds. The
-// stage is served from a copy of the synthesized cloud assembly (`--assembly`), edited so that each
-// fault happens in seconds and on demand: a 2 s authorizer TTL, a 1 s ListPets timeout, and a test
-// build of GetPetFunction that reads outside its policy (forbidden-read-handler.ts). Its DynamoDB is
-// an embedded one of this file's, behind a proxy (delaying-dynamodb.ts) that the tests make slow
-// when they need a function caught waiting; nothing else is a stand-in.
+// outside a function's IAM policy refused, a burst over the usage plan throttled, a revoked key served
+// for its cached authorizer TTL, a timeout answered 504 and a killed instance 502, each followed by a
+// success. The only stand-ins: an edited copy of the assembly, and a proxy that can slow DynamoDB down.
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +46,11 @@ let stage: ScriptRun | undefined;
 let table: LocalDynamoDb | undefined;
 let baseUrl = '';
 
-/** cdk.out copied as it is, then its staging template edited so that the faults come fast. */
+/**
+ * cdk.out copied as it is (served with `--assembly`), then its staging template edited so that each
+ * fault happens in seconds and on demand: a short authorizer TTL, a short ListPets timeout, and a test
+ * build of GetPetFunction that reads outside its policy (forbidden-read-handler.ts).
+ */
 async function editedAssembly(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-stage-run-'));
   cpSync(join(REPO_ROOT, 'cdk.out'), dir, { recursive: true });
@@ -89,6 +88,8 @@ async function editedAssembly(): Promise<string> {
 
 beforeAll(async () => {
   copyDir = await editedAssembly();
+  // An embedded DynamoDB of this file's own, behind a proxy the tests make slow when they need a
+  // function caught waiting.
   embedded = await startEmbeddedDynamoDb();
   dynamoDb = await startDelayingDynamoDb(embedded.endpoint);
   stage = runScript('local/start-stage.ts', ['staging', '--assembly', copyDir], {
