@@ -9,7 +9,9 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link` header points at the next page; following it visits every animal that existed for the whole walk exactly once. Unknown query parameters are ignored; a known one given twice is a 400.
+     * @description Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link`
+     * header points at the next page; following it visits every animal that existed for the whole walk
+     * exactly once. Unknown query parameters are ignored; a known one given twice is a 400.
      */
     get: operations['listPets'];
     put?: never;
@@ -31,7 +33,10 @@ export interface paths {
     /**
      * Get an animal (deprecated)
      * @deprecated
-     * @description Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets (`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and `Link` headers.
+     * @description Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use
+     * listPets (`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all
+     * its answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and
+     * `Link` headers.
      */
     get: operations['getPet'];
     put?: never;
@@ -53,11 +58,18 @@ export interface components {
     PetStatus: 'available' | 'pending' | 'sold';
     /** @description An animal to add: exactly these fields; any other field (`id` included) is a 400. */
     NewPet: {
-      /** @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one), not only whitespace, and no control character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F: tab, CR, LF and ESC included). Stored and returned as sent. */
+      /**
+       * @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one),
+       * not only whitespace, and no control character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F: tab,
+       * CR, LF and ESC included). Stored and returned as sent.
+       */
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).
+       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a
+       * value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big
+       * integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client
+       * does).
        */
       categoryId: number | bigint;
       /**
@@ -66,18 +78,26 @@ export interface components {
        */
       status?: components['schemas']['PetStatus'];
     };
-    /** @description An animal: the fields of NewPet plus its `id`. Every response object has exactly these four. */
+    /**
+     * @description An animal: the fields of NewPet plus its `id`. Every response object has exactly these
+     * four.
+     */
     Pet: {
       /**
        * Format: int64
-       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991 (2^53-1) so every JSON client reads it exactly. Not dense, and not in creation order: each instance of the service hands out ids from a block of its own, increasing within it.
+       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991
+       * (2^53-1) so every JSON client reads it exactly. Not dense, and not in creation order: each instance
+       * of the service hands out ids from a block of its own, increasing within it.
        */
       id: number;
       /** @description The name, as it was sent on creation (see NewPet). */
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).
+       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a
+       * value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big
+       * integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client
+       * does).
        */
       categoryId: bigint;
       /** @description Availability of the animal. */
@@ -88,18 +108,25 @@ export interface components {
      *
      *     | HTTP | code | when |
      *     |---|---|---|
-     *     | 400, 408 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after 10 s or all of it after 30 s (408, the local server's answer) |
+     * | 400, 408 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty
+     * body; bad cursor (400); the request arrived too slowly, its headers after 10 s or all of it after 30 s
+     * (408, the local server's answer) |
      *     | 401 | `unauthorized` | the API key is missing, malformed, unknown or revoked |
-     *     | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address) |
+     * | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or
+     * too many requests from one IP address) |
      *     | 404 | `not_found` | the animal or the route does not exist |
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
-     *     | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422) |
+     * | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409)
+     * or was used with another body (422) |
      *     | 413 | `payload_too_large` | the request body is over 16 KiB |
-     *     | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is fine), or has a `Content-Encoding` other than `identity` |
-     *     | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key (without one: 401) |
+     * | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is
+     * fine), or has a `Content-Encoding` other than `identity` |
+     * | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key
+     * (without one: 401) |
      *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
-     *     | 502, 503, 504 | `service_unavailable` | the database is unreachable or throttling (503), the function failed (502) or timed out (504); with `Retry-After` |
+     * | 502, 503, 504 | `service_unavailable` | the database is unreachable or throttling (503), the function
+     * failed (502) or timed out (504); with `Retry-After` |
      */
     Error: {
       /**
@@ -168,7 +195,10 @@ export interface components {
         };
       };
     };
-    /** @description `forbidden`: Blocked by production's web application firewall: a request that matches AWS's managed rules, or too many from one IP address. */
+    /**
+     * @description `forbidden`: Blocked by production's web application firewall: a request that matches
+     * AWS's managed rules, or too many from one IP address.
+     */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -233,7 +263,10 @@ export interface components {
         };
       };
     };
-    /** @description `idempotency_conflict`: A request with this `Idempotency-Key` is still running; retry later. */
+    /**
+     * @description `idempotency_conflict`: A request with this `Idempotency-Key` is still running; retry
+     * later.
+     */
     IdempotencyInProgress: {
       headers: {
         [name: string]: unknown;
@@ -296,7 +329,11 @@ export interface components {
         };
       };
     };
-    /** @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter is fine), or it is content-encoded: the API reads bodies as sent, so a `Content-Encoding` other than `identity` (gzip, br, deflate...) is refused, not decoded. */
+    /**
+     * @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter
+     * is fine), or it is content-encoded: the API reads bodies as sent, so a `Content-Encoding` other than
+     * `identity` (gzip, br, deflate...) is refused, not decoded.
+     */
     UnsupportedMediaType: {
       headers: {
         /** @description Only on a 415 for a `Content-Encoding`: the one coding a body may have (RFC 9110). */
@@ -363,7 +400,10 @@ export interface components {
         };
       };
     };
-    /** @description `service_unavailable`: The function failed or could not be invoked (API Gateway); retry later. */
+    /**
+     * @description `service_unavailable`: The function failed or could not be invoked (API Gateway); retry
+     * later.
+     */
     FunctionFailed: {
       headers: {
         /** @description Seconds to wait before retrying (the delay-seconds form of RFC 9110). */
@@ -450,11 +490,18 @@ export interface operations {
   listPets: {
     parameters: {
       query?: {
-        /** @description Maximum number of animals returned, a plain decimal integer: no sign, no leading zeros, no spaces. Anything else is a 400. */
+        /**
+         * @description Maximum number of animals returned, a plain decimal integer: no sign, no leading
+         * zeros, no spaces. Anything else is a 400.
+         */
         limit?: number | undefined;
         /** @description Only animals with this status are returned. */
         status?: components['schemas']['PetStatus'] | undefined;
-        /** @description Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but only with the same `status`. A cursor the service did not issue is a 400. */
+        /**
+         * @description Where the page starts: copy it from the `Link: rel="next"` header of the previous
+         * page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any
+         * `limit`, but only with the same `status`. A cursor the service did not issue is a 400.
+         */
         cursor?: string | undefined;
       };
       header?: never;
@@ -466,7 +513,10 @@ export interface operations {
       /** @description A page of animals (an empty array when there are none). */
       200: {
         headers: {
-          /** @description RFC 8288 link to the next page, present only when more animals follow: `</v1/pets?limit=...&status=...&cursor=...>; rel="next"` (path-absolute). */
+          /**
+           * @description RFC 8288 link to the next page, present only when more animals follow:
+           * `</v1/pets?limit=...&status=...&cursor=...>; rel="next"` (path-absolute).
+           */
           Link?: string;
           [name: string]: unknown;
         };
@@ -488,7 +538,12 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes retries safe: the same key (per API key) with the same body within 24 hours returns the first 201 again, with `Idempotent-Replayed: true`, and creates nothing. The same key with another body is a 422; while the first request is still running, a 409. A request answered with a 4xx does not use up its key. 1 to 255 visible ASCII characters, given once. */
+        /**
+         * @description Makes retries safe: the same key (per API key) with the same body within 24 hours
+         * returns the first 201 again, with `Idempotent-Replayed: true`, and creates nothing. The same key
+         * with another body is a 422; while the first request is still running, a 409. A request answered
+         * with a 4xx does not use up its key. 1 to 255 visible ASCII characters, given once.
+         */
         'Idempotency-Key'?: string | undefined;
       };
       path?: never;
@@ -506,7 +561,10 @@ export interface operations {
         headers: {
           /** @description The new animal: `/v1/pets/{id}` (path-absolute). */
           Location: string;
-          /** @description Present, as `true`, when this answer replays an earlier request with the same `Idempotency-Key`. */
+          /**
+           * @description Present, as `true`, when this answer replays an earlier request with the same
+           * `Idempotency-Key`.
+           */
           'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
@@ -533,7 +591,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The animal's id, a plain decimal integer: no sign, no leading zeros, no spaces. Not a positive int64: 400. */
+        /**
+         * @description The animal's id, a plain decimal integer: no sign, no leading zeros, no spaces. Not a
+         * positive int64: 400.
+         */
         petId: number | bigint;
       };
       cookie?: never;
