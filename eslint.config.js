@@ -1,3 +1,4 @@
+// ESLint for every file: the recommended and strict TypeScript rules, plus the few this project adds.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
