@@ -10,12 +10,16 @@ import { REPO_ROOT } from '#test/support/repository.ts';
 const files = markdownFiles(REPO_ROOT);
 
 describe('Markdown links', () => {
-  it('are checked in the README, docs/ and the client package', () => {
+  it('are checked in the README, docs/, local/ and the client package', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'README.md',
-        'docs/deployment.md',
-        'docs/openapi.md',
+        join('docs', 'api.md'),
+        join('docs', 'deployment.md'),
+        join('docs', 'local.md'),
+        join('docs', 'openapi.md'),
+        join('docs', 'performance.md'),
+        join('local', 'README.md'),
         join('client', 'README.md'),
       ]),
     );

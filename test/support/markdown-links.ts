@@ -1,6 +1,7 @@
 // The links of a Markdown file and whether each resolves inside the repository: a file that
 // exists, and for `#fragment`s a heading of that file (GitHub's anchors). A clone is all a reader
-// has, so a link with a scheme or one that climbs out of the repository is a problem too.
+// has, so a link with a scheme or one that climbs out of the repository is a problem too. Also the
+// table cells too long to read in the source or on a narrow screen.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -72,4 +73,44 @@ export function brokenLinks(root: string, file: string): string[] {
     if (fragment === undefined || !path.endsWith('.md')) return [];
     return headingAnchors(readFileSync(path, 'utf8')).has(fragment) ? [] : [`${target}: no such heading`];
   });
+}
+
+/** The longest a table cell may be; what needs more goes in prose or a list under the table. */
+export const MAX_TABLE_CELL = 120;
+
+/** A table's delimiter row (`| --- | :-: |`): it has a pipe and nothing but dashes, colons and spaces. */
+const DELIMITER_ROW = /^(?=.*\|)\s*\|?(\s*:?-+:?\s*\|)*\s*:?-+:?\s*\|?\s*$/;
+
+/** The cells of a table row: split at pipes that are not escaped, the outer pipes dropped. */
+const tableCells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
+
+/** Each table cell of `markdown` (outside code blocks) longer than `max` characters, with its line. */
+export function longTableCells(markdown: string, max = MAX_TABLE_CELL): string[] {
+  const lines = markdown.split('\n');
+  const found: string[] = [];
+  let fence: string | undefined;
+  let inTable = false;
+  lines.forEach((line, index) => {
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) {
+      fence = fence === undefined ? marker : undefined;
+      inTable = false;
+      return;
+    }
+    if (fence !== undefined) return;
+    if (!inTable) inTable = line.includes('|') && DELIMITER_ROW.test(lines[index + 1] ?? '');
+    else if (line.trim() === '' || !line.includes('|')) inTable = false;
+    if (!inTable || DELIMITER_ROW.test(line)) return;
+    for (const cell of tableCells(line)) {
+      if (cell.length > max)
+        found.push(`line ${index + 1}: ${cell.length} characters: ${cell.slice(0, 40)}...`);
+    }
+  });
+  return found;
 }
