@@ -1,7 +1,7 @@
 // The local gateway's two sources agree: what `npm start` serves from the shared modules is what
 // the synthesized template tells API Gateway (methods, integrations, gateway responses, authorizer),
 // and the template's limits are each stage's settings; API Gateway invokes each function's `live`
-// alias, which it is allowed to. And the limits behave as token buckets.
+// alias, which it is allowed to.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { apiDefinitionFromModules } from '#local/api-gateway/definition.ts';
@@ -9,7 +9,6 @@ import type { ApiDefinition } from '#local/api-gateway/definition.ts';
 import { createTemplateReader, readTemplate } from '#local/cloud-assembly/template.ts';
 import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 import { gatewayAnswer } from '#local/api-gateway/gateway-responses.ts';
-import { createGatewayLimits } from '#local/api-gateway/throttling.ts';
 import { projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { apiDefinitionFromTemplate } from '#local/cloud-assembly/template-api-definition.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
@@ -155,30 +154,5 @@ describe('a template the stage run refuses, as API Gateway would fail it', () =>
     expect(crossed).toThrow(
       /^The alias GetPetLive\w+ does not point at a published version of its function$/,
     );
-  });
-});
-
-describe('the limits', () => {
-  it('throttle each method and each key as token buckets, and count a daily quota', () => {
-    let now = Date.UTC(2026, 0, 1, 23, 59, 59);
-    const limits = createGatewayLimits(
-      {
-        methodThrottle: { rateLimit: 2, burstLimit: 3 },
-        usagePlan: { throttle: { rateLimit: 10, burstLimit: 10 }, quota: { limit: 5, period: 'DAY' } },
-      },
-      () => now,
-    );
-    const burst = Array.from({ length: 4 }, () => limits.admitMethod('GET /pets'));
-    expect(burst).toEqual([undefined, undefined, undefined, 'THROTTLED']);
-    expect(limits.admitMethod('POST /pets')).toBeUndefined();
-    now += 500;
-    expect(limits.admitMethod('GET /pets')).toBeUndefined();
-    expect(limits.admitMethod('GET /pets')).toBe('THROTTLED');
-
-    const perKey = Array.from({ length: 6 }, () => limits.admitKey('key-a'));
-    expect(perKey).toEqual([undefined, undefined, undefined, undefined, undefined, 'QUOTA_EXCEEDED']);
-    expect(limits.admitKey('key-b')).toBeUndefined();
-    now += 1_000; // the next UTC day
-    expect(limits.admitKey('key-a')).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** What `npm run dev` loads: the sources, the scripts' version check, the document and the package. */
 const COPIED = ['functions', 'shared', 'local', 'scripts', 'package.json', 'openapi.json'];
 const HANDLER = join('functions', 'get-pet-handler.ts');
