@@ -11,7 +11,7 @@ import { explainStartError, readStartSettings } from '#local/settings.ts';
 import type { StartSettings } from '#local/settings.ts';
 import { tableCursorSecret } from '#local/dynamodb/cursor-secret.ts';
 
-async function openLocalData(settings: StartSettings, log: (line: string) => void) {
+async function openData(settings: StartSettings, log: (line: string) => void) {
   const dynamoDb = await openLocalDynamoDb(settings);
   const { table, owned } = dynamoDb;
   try {
@@ -36,7 +36,7 @@ async function openLocalData(settings: StartSettings, log: (line: string) => voi
 /** The settings and the data, or one line and exit 1. */
 export async function openStartData(env: NodeJS.ProcessEnv, log: (line: string) => void) {
   const settings = readStartSettings(env);
-  const data = await openLocalData(settings, log).catch((error: NodeJS.ErrnoException) =>
+  const data = await openData(settings, log).catch((error: NodeJS.ErrnoException) =>
     explainStartError(settings, error),
   );
   return { settings, ...data };

@@ -1,14 +1,12 @@
 // The banner a local server prints once it listens (where it serves, which DynamoDB, the key to
 // try it with), and the record through which `npm run keys` finds that server's DynamoDB.
 import { resolve } from 'node:path';
-import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
+import type { LocalDynamoDb, LocalDynamoDbOptions } from '#local/dynamodb/connect.ts';
 import type { LocalApiKey } from '#local/server/api-key.ts';
 import { recordRunningServer } from '#local/server/running-servers.ts';
 
-/** The start settings the banner and the record show. */
-type BannerSettings = {
-  endpoint?: string | undefined;
-  dataDir?: string | undefined;
+/** The start settings the banner and the record show; serversDir is PETSTORE_SERVERS_DIR. */
+type BannerSettings = Pick<LocalDynamoDbOptions, 'endpoint' | 'dataDir'> & {
   serversDir?: string | undefined;
 };
 
