@@ -165,18 +165,16 @@ const functionTable = (results: Measurements) =>
     ),
   );
 
-/** What each function bundle is made of: its five largest packages. */
-const bundleTable = ({ bundles }: Measurements) =>
-  table(
-    ['function', 'largest parts of the bundle (bytes)'],
-    SUBJECTS.map(({ name }) => [
-      name,
-      bundles[name].function.packages
-        .slice(0, 5)
-        .map((part) => `${part.name} ${grouped(part.bytes)}`)
-        .join(', '),
-    ]),
-  );
+/** What each function bundle is made of: its five largest packages, a list (too long for a cell). */
+const bundleParts = ({ bundles }: Measurements) =>
+  [
+    "What the bundles are made of (the five largest packages of each function's bundle, in bytes):",
+    '',
+    ...SUBJECTS.map(({ name }) => {
+      const parts = bundles[name].function.packages.slice(0, 5);
+      return `- ${name}: ${parts.map((part) => `${part.name} ${grouped(part.bytes)}`).join(', ')}`;
+    }),
+  ].join('\n');
 
 const dynamoDbTable = ({ dynamoDb }: Measurements) =>
   table(
@@ -253,7 +251,7 @@ export function report(results: Measurements, targets: Target[]): string {
   return [
     '## Functions next to their baselines',
     functionTable(results),
-    bundleTable(results),
+    bundleParts(results),
     '## DynamoDB per call (RRU/WRU: on-demand request units)',
     dynamoDbTable(results),
     '## Local server under load',
