@@ -56,6 +56,9 @@ function startInstance(
     execArgv: [`--max-old-space-size=${spec.memoryMb}`],
     env: { ...spec.environment, LAMBDA_TASK_ROOT: spec.taskRoot, _HANDLER: spec.handler },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // A process group of its own keeps a terminal's Ctrl-C away from an instance still starting,
+    // before it can ignore the signal. Windows has no such groups: the instance's handler must do.
+    detached: process.platform !== 'win32',
   });
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => log?.(name, line));
