@@ -1,35 +1,14 @@
 // The shape a newcomer reads the project by: folders small enough to see at a glance, file names that
 // do not repeat their folder's, and every code file opening with a short header that says what it
 // is and why. Everything under the repository's root is checked but what installs and builds write.
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { REPO_ROOT } from '#test/support/repository.ts';
+import { projectFiles, REPO_ROOT } from '#test/support/repository.ts';
 
 const MAX_FILES_IN_A_FOLDER = 15;
 const MAX_HEADER_LINES = 4;
-/** What npm, the builds and the local servers write, and git's own folder. */
-const NOT_SOURCE = new Set([
-  '.git',
-  'node_modules',
-  'cdk.out',
-  'coverage',
-  'dist',
-  '.out',
-  '.petstore',
-  '.petstore-data',
-]);
-
-function sourceFiles(dir = REPO_ROOT): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => !NOT_SOURCE.has(entry.name))
-    .flatMap((entry) =>
-      entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : [relative(REPO_ROOT, join(dir, entry.name))],
-    )
-    .map((path) => path.split('\\').join('/'));
-}
-
-const files = sourceFiles();
+const files = projectFiles(REPO_ROOT).map((path) => path.split('\\').join('/'));
 const folders = Map.groupBy(
   files.filter((file) => file.includes('/')),
   (file) => dirname(file),

@@ -2,27 +2,11 @@
 // exists, and for `#fragment`s a heading of that file (GitHub's anchors). A clone is all a reader
 // has, so a link with a scheme or one that climbs out of the repository is a problem too. Also the
 // table cells too long to read in the source or on a narrow screen.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { projectFiles } from '#test/support/repository.ts';
 
-/** Folders that hold no Markdown of the project's own. */
-const SKIPPED_FOLDERS = new Set([
-  'node_modules',
-  '.git',
-  'cdk.out',
-  'dist',
-  'coverage',
-  '.out',
-  '.petstore-data',
-]);
-
-export function markdownFiles(root: string, folder = root): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : markdownFiles(root, path);
-    return entry.name.endsWith('.md') ? [relative(root, path)] : [];
-  });
-}
+export const markdownFiles = (root: string) => projectFiles(root).filter((file) => file.endsWith('.md'));
 
 /** Fenced code blocks and inline code spans hold examples, not links or headings. */
 const withoutCodeBlocks = (markdown: string) =>
