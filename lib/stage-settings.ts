@@ -40,6 +40,8 @@ export type StageSettings = {
    * context (`<stage>:domainName`, `<stage>:certificateArn`), since it is each operator's own.
    */
   customDomain?: { domainName: string; certificateArn: string };
+  /** API Gateway's stage cache on GET /pets: answers for `ttlSeconds`. Undefined: no cache. */
+  listCache?: { ttlSeconds: number };
   alarms: {
     /** 5xx answers (API Gateway's own included) in 5 minutes. */
     serverErrorsPer5Minutes: number;

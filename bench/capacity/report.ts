@@ -1,0 +1,122 @@
+// The capacity model's findings for one layout, as kept in bench/capacity/results.json, and printed
+// as Markdown tables that paste into docs/capacity.md.
+import { PARTITION_LIMITS, ceilingOf, keyName, loadAt, operationSample } from '#bench/capacity/model.ts';
+import type { KeyLoad, Sample } from '#bench/capacity/model.ts';
+import { TARGET } from '#bench/capacity/mix.ts';
+import type { Mix } from '#bench/capacity/mix.ts';
+
+const HOTTEST_SHOWN = 8;
+const OPERATIONS = ['listPets', 'getPet', 'createPet', 'authorizer'] as const;
+
+type KeyFigures = { key: string; readUnits: number; writeUnits: number; share: number };
+type Spread = { max: number; average: number };
+
+export type CapacityFindings = {
+  layout: string;
+  commit: string;
+  recordedAt: string;
+  mix: Mix;
+  listCacheSeconds: number | null;
+  target: { rate: number; createsPerSecond: number; readsPerSecond: number; hottest: KeyFigures[] };
+  ceiling: { rate: number; createsPerSecond: number; readsPerSecond: number; key: string; limit: string };
+  /** Each operation alone: its own rate when its hottest key reaches the limit. */
+  operations: Record<string, { rate: number; key: string }>;
+  queriesPerListPage: { sample: Spread; walks: Spread };
+};
+
+const figures = (load: KeyLoad): KeyFigures => ({
+  key: keyName(load),
+  readUnits: load.readUnits,
+  writeUnits: load.writeUnits,
+  share: load.share,
+});
+const limitReached = (load: KeyLoad | undefined) =>
+  load && load.writeUnits / PARTITION_LIMITS.writeUnits >= load.readUnits / PARTITION_LIMITS.readUnits
+    ? 'writes'
+    : 'reads';
+const spread = (counts: number[]): Spread => ({
+  max: Math.max(0, ...counts),
+  average: counts.reduce((sum, count) => sum + count, 0) / Math.max(1, counts.length),
+});
+
+export function findings(
+  sample: Sample,
+  context: Pick<CapacityFindings, 'layout' | 'commit' | 'recordedAt' | 'mix' | 'listCacheSeconds'>,
+  queriesPerPage: { sample: number[]; walks: number[] },
+): CapacityFindings {
+  // The sample's own shares, which a random draw only approaches.
+  const shareOf = (operation: string) => operationSample(sample, operation).size / sample.size;
+  const creates = shareOf('createPet');
+  const reads = shareOf('listPets') + shareOf('getPet');
+  const rate = Math.max(TARGET.createsPerSecond / creates, TARGET.readsPerSecond / reads);
+  const ceiling = ceilingOf(sample);
+  const operations = Object.fromEntries(
+    OPERATIONS.map((operation) => {
+      // The authorizer's calls stand for every request of their key: its rate is the API's.
+      const alone = ceilingOf(operationSample(sample, operation));
+      return [operation, { rate: alone.rate, key: alone.key ? keyName(alone.key) : '' }];
+    }),
+  );
+  return {
+    ...context,
+    target: {
+      rate,
+      createsPerSecond: rate * creates,
+      readsPerSecond: rate * reads,
+      hottest: loadAt(sample, rate).slice(0, HOTTEST_SHOWN).map(figures),
+    },
+    ceiling: {
+      rate: ceiling.rate,
+      createsPerSecond: ceiling.rate * creates,
+      readsPerSecond: ceiling.rate * reads,
+      key: ceiling.key ? keyName(ceiling.key) : '',
+      limit: limitReached(ceiling.key),
+    },
+    operations,
+    queriesPerListPage: { sample: spread(queriesPerPage.sample), walks: spread(queriesPerPage.walks) },
+  };
+}
+
+const whole = (value: number) =>
+  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'unbounded';
+const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
+const table = (header: string[], rows: string[][]) =>
+  [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+
+/** One layout's findings: the hottest keys at the target, the ceiling, each operation alone. */
+export function describeFindings(found: CapacityFindings): string {
+  const { target, ceiling } = found;
+  return [
+    `Layout: ${found.layout} (commit ${found.commit}, ${found.recordedAt.slice(0, 10)})`,
+    `List cache: ${found.listCacheSeconds ? `${found.listCacheSeconds} s on GET /pets` : 'none'}`,
+    '',
+    `The hottest partition keys at the target, ${whole(target.rate)} requests/s ` +
+      `(${whole(target.createsPerSecond)} creates/s, ${whole(target.readsPerSecond)} reads/s):`,
+    '',
+    table(
+      ['Partition key', 'Read units/s', 'Write units/s', 'Share of its limit'],
+      target.hottest.map((key) => [key.key, whole(key.readUnits), whole(key.writeUnits), percent(key.share)]),
+    ),
+    '',
+    `Ceiling of the mix: ${whole(ceiling.rate)} requests/s (${whole(ceiling.createsPerSecond)} creates/s, ` +
+      `${whole(ceiling.readsPerSecond)} reads/s), set by ${ceiling.key} (${ceiling.limit}).`,
+    '',
+    table(
+      ['Operation alone', 'Ceiling (its requests/s)', 'Set by'],
+      Object.entries(found.operations).map(([operation, { rate, key }]) => [
+        operation,
+        whole(rate),
+        key || '-',
+      ]),
+    ),
+    '',
+    `DynamoDB Queries per list page: at most ${found.queriesPerListPage.sample.max}, ` +
+      `${found.queriesPerListPage.sample.average.toFixed(2)} on average in the sample; at most ` +
+      `${found.queriesPerListPage.walks.max}, ${found.queriesPerListPage.walks.average.toFixed(2)} on average ` +
+      'over full walks of every filter.',
+  ].join('\n');
+}
+
+/** Whether the layout carries the target: no key over its limit at the target rate. */
+export const meetsTarget = (found: CapacityFindings) =>
+  found.target.hottest.every((key) => key.share <= 1) && found.ceiling.rate >= found.target.rate;

@@ -1,0 +1,86 @@
+// `npm run capacity`: runs the mix (bench/capacity/mix.ts) through the functions on an embedded
+// DynamoDB, scales the recorded units per partition key to the target rate, prints the hottest keys
+// and the ceiling beside the layout before this one (kept in results.json), and writes its findings
+// there. `-- --record before` keeps the run as the layout before instead. See docs/capacity.md.
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { DEFAULT_MIX, TARGET } from '#bench/capacity/mix.ts';
+import { describeFindings, findings, meetsTarget } from '#bench/capacity/report.ts';
+import type { CapacityFindings } from '#bench/capacity/report.ts';
+import { runWorkload } from '#bench/capacity/workload.ts';
+
+const RESULTS_FILE = new URL('results.json', import.meta.url);
+/** What the layout is, in a line: kept with the findings, since the layout is what they measure. */
+const LAYOUT =
+  'every pet under one partition key (PET); status index by status; idempotency records by API key';
+
+type Results = { before?: CapacityFindings; now?: CapacityFindings };
+
+const { values } = parseArgs({
+  options: {
+    record: { type: 'string', default: 'now' },
+    requests: { type: 'string', default: String(DEFAULT_MIX.sampleRequests) },
+  },
+});
+const slot = values.record === 'before' ? 'before' : 'now';
+const mix = { ...DEFAULT_MIX, sampleRequests: Number(values.requests) };
+if (!Number.isSafeInteger(mix.sampleRequests) || mix.sampleRequests < 100) {
+  console.error('capacity: --requests must be a whole number of at least 100');
+  process.exit(2);
+}
+
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+const listCacheSeconds = STAGE_SETTINGS.production.listCache?.ttlSeconds;
+
+const started = performance.now();
+const workload = await runWorkload({
+  mix,
+  listCacheSeconds,
+  progress: (done, total) => {
+    if (done % 5000 === 0 || done === total) process.stderr.write(`capacity: ${done} of ${total} requests\n`);
+  },
+});
+process.stderr.write(`capacity: ran in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+
+const found = findings(
+  workload.sample,
+  {
+    layout: LAYOUT,
+    commit,
+    recordedAt: new Date().toISOString(),
+    mix,
+    listCacheSeconds: listCacheSeconds ?? null,
+  },
+  workload.queriesPerPage,
+);
+const results = JSON.parse(await readFile(RESULTS_FILE, 'utf8').catch(() => '{}')) as Results;
+results[slot] = found;
+await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+
+const { shares, list, create } = mix;
+console.log(
+  [
+    `# Capacity model: ${mix.sampleRequests.toLocaleString('en-US')} requests, ${shares.listPets * 100}% listPets ` +
+      `(${list.statusFiltered * 100}% filtered, ${list.firstPage * 100}% page one), ${shares.getPet * 100}% getPet, ` +
+      `${shares.createPet * 100}% createPet (${create.idempotencyKey * 100}% with an Idempotency-Key), ` +
+      `${mix.apiKeys.toLocaleString('en-US')} API keys (Zipf ${mix.keySkew}), ${mix.seededPets.toLocaleString('en-US')} pets`,
+    `Limits per partition key: 3,000 read units/s, 1,000 write units/s. Target: ` +
+      `${TARGET.createsPerSecond.toLocaleString('en-US')} creates/s and ${TARGET.readsPerSecond.toLocaleString('en-US')} reads/s together.`,
+    '',
+    ...(results.before && slot === 'now' ? ['## Before', '', describeFindings(results.before), ''] : []),
+    `## ${slot === 'now' ? 'Now' : 'Before'}`,
+    '',
+    describeFindings(found),
+    '',
+    `Target ${meetsTarget(found) ? 'met' : 'NOT met'}: written to bench/capacity/results.json.`,
+  ].join('\n'),
+);
+if (slot === 'now' && !meetsTarget(found)) process.exitCode = 1;
