@@ -4,7 +4,7 @@ import type { BundleSize } from '#bench/processes/bundles.ts';
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import type { CostModel } from '#bench/cost.ts';
 import { ASSUMPTIONS } from '#bench/cost.ts';
-import { usageOf } from '#bench/dynamodb/usage.ts';
+import { WALK_OPERATION, usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
 import { LIST_QUERY } from '#bench/processes/events.ts';
 import type { LoadResult } from '#bench/load.ts';
@@ -89,6 +89,9 @@ const FIGURES: Figure[] = [
 const ratio = ({ function: value, baseline }: ByVariant<number>) => value / baseline;
 
 const CREATE_WRITES_MAX = 1.05;
+/** A page's Query, and a second where it crosses into the next shard: rarely, over a whole walk. */
+const WALK_MAX_REQUESTS = 2;
+const WALK_AVERAGE_MAX = 1.1;
 
 export function judgeTargets(results: Measurements): Target[] {
   const ratioTargets = SUBJECTS.flatMap(({ name }) =>
@@ -115,6 +118,8 @@ export function judgeTargets(results: Measurements): Target[] {
   });
   const getRequests = requests('getPet');
   const listRequests = requests(`listPets ?${LIST_QUERY}`);
+  const walk = usageOf(results.dynamoDb, WALK_OPERATION);
+  const walkRequests = walk.readRequests + walk.writeRequests;
   const createWrites = usageOf(results.dynamoDb, 'createPet').writeRequests;
   return [
     ...ratioTargets,
@@ -124,6 +129,11 @@ export function judgeTargets(results: Measurements): Target[] {
       target: `listPets ?${LIST_QUERY}: 1 DynamoDB request`,
       measured: perCall(listRequests),
       pass: listRequests === 1,
+    },
+    {
+      target: `${WALK_OPERATION}: <= ${WALK_MAX_REQUESTS} DynamoDB requests a page, <= ${WALK_AVERAGE_MAX} on average`,
+      measured: `${walk.maxRequests} max, ${perCall(walkRequests)} average`,
+      pass: walk.maxRequests <= WALK_MAX_REQUESTS && walkRequests <= WALK_AVERAGE_MAX,
     },
     {
       target: `createPet: <= ${CREATE_WRITES_MAX} writes on average`,

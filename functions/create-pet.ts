@@ -1,5 +1,5 @@
 // The createPet Lambda function: its composition root, run once per cold start.
-import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
+import { fromLambdaEnvironment, petShardsFromEnvironment } from '#functions/lambda-environment.ts';
 import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
@@ -7,7 +7,7 @@ import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 const { table, observability } = fromLambdaEnvironment();
 
 export const handler = createCreatePetHandler({
-  pets: createDynamoDbPetStore(table),
+  pets: createDynamoDbPetStore(table, { shards: petShardsFromEnvironment() }),
   idempotencyRecords: createIdempotencyRecords(table),
   observability,
 });

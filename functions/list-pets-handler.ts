@@ -13,7 +13,7 @@ export const createListPetsHandler = ({ pets, cursors, observability }: ListPets
     const page = await pets.list({
       limit: query.limit,
       status: query.status,
-      afterId: cursors.openCursor(query),
+      after: cursors.openCursor(query),
     });
-    return ok(page.pets, cursors.nextPageHeaders(query, page.lastId));
+    return ok(page.pets, cursors.nextPageHeaders(query, page.next));
   });

@@ -1,5 +1,5 @@
 // The listPets Lambda function: its composition root, run once per cold start.
-import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
+import { fromLambdaEnvironment, petShardsFromEnvironment } from '#functions/lambda-environment.ts';
 import { createListPetsHandler } from '#functions/list-pets-handler.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH, createCursors } from '#shared/http/pagination.ts';
@@ -8,7 +8,7 @@ import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 const { table, observability } = fromLambdaEnvironment();
 
 export const handler = createListPetsHandler({
-  pets: createDynamoDbPetStore(table),
+  pets: createDynamoDbPetStore(table, { shards: petShardsFromEnvironment() }),
   cursors: createCursors(requireEnv('PETSTORE_CURSOR_SECRET', { minLength: CURSOR_SECRET_MIN_LENGTH })),
   observability,
 });

@@ -44,15 +44,18 @@ export class PetstoreStack extends Stack {
     const cursorSecret = new PetstoreCursorSecret(this, 'CursorSecret', settings);
 
     const petstoreFunction = (name: PetstoreFunctionName) => {
-      const { entry, tableAccess, readsCursorSecret } = PETSTORE_FUNCTIONS[name];
+      const { entry, tableAccess, readsCursorSecret, readsPetShards } = PETSTORE_FUNCTIONS[name];
       return new PetstoreFunction(this, constructId(name), {
         entry,
         logicalId: `${constructId(name)}Function`,
         table: this.table,
         tableAccess,
         settings,
-        // The variable shared/http/pagination.ts reads.
-        environment: readsCursorSecret ? { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference } : {},
+        // The variables the composition roots read (functions/*.ts).
+        environment: {
+          ...(readsCursorSecret && { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference }),
+          ...(readsPetShards && { PETSTORE_PET_SHARDS: String(settings.petShards) }),
+        },
       });
     };
 

@@ -4,6 +4,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type StageName = 'staging' | 'production';
 
@@ -24,6 +25,11 @@ export type StageSettings = {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
   functionMemoryMb: number;
+  /**
+   * The partition keys pets are spread over (shared/store/table.ts), set when the table is made: it
+   * may grow later, never shrink (docs/capacity.md).
+   */
+  petShards: number;
   /**
    * How CodeDeploy moves each function's `live` alias to a new version. The stage's alarms
    * (lib/functions/petstore-rollout.ts) stop and roll back a rollout while it shifts.
@@ -62,6 +68,8 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     functionMemoryMb: 256,
+    // As production, so that staging rehearses its layout: on-demand tables cost nothing per key.
+    petShards: PET_SHARDS,
     rollout: LambdaDeploymentConfig.ALL_AT_ONCE,
     alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 2_000, functionErrorsPer5Minutes: 5 },
   },
@@ -74,6 +82,7 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     functionMemoryMb: 512,
+    petShards: PET_SHARDS,
     rollout: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
     // Above what one client's key may send (50 requests/s, 15,000 in 5 minutes) twice over: the
     // per-key limits answer fair clients first, so only floods from one address reach this one.

@@ -9,6 +9,7 @@ import type {
   APIGatewayProxyEvent,
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
+import type { PetStatus } from '#shared/schemas.ts';
 import {
   IF_ABSENT,
   STATUS_INDEX,
@@ -16,6 +17,7 @@ import {
   idSortKey,
   petItemKey,
   petStatusIndexKey,
+  statusPartition,
 } from '#shared/store/table.ts';
 
 const tableName = () => process.env.PETSTORE_TABLE_NAME;
@@ -24,13 +26,13 @@ const tableName = () => process.env.PETSTORE_TABLE_NAME;
 const stringAttributes = (values: Record<string, string>): Record<string, AttributeValue> =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { S: value }]));
 
-/** listPets: the status index, the same key condition, limit + 1 items. */
+/** listPets: the status index's first shard, the same key condition, limit + 1 items. */
 export const listPetsQuery = (event: APIGatewayProxyEvent): QueryInput => ({
   TableName: tableName(),
   IndexName: STATUS_INDEX.name,
   KeyConditionExpression: `${STATUS_INDEX.partitionKey} = :partition AND ${STATUS_INDEX.sortKey} > :after`,
   ExpressionAttributeValues: {
-    ':partition': { S: `STATUS#${event.queryStringParameters?.status}` },
+    ':partition': { S: statusPartition(event.queryStringParameters?.status as PetStatus, 0) },
     ':after': { S: idSortKey(0) },
   },
   // The default page of 20, plus the one item that tells whether a next page exists.

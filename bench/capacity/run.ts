@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { MAX_PET_SHARDS, PET_SHARDS } from '#shared/store/table.ts';
 import { DEFAULT_MIX, TARGET } from '#bench/capacity/mix.ts';
 import { describeFindings, findings, meetsTarget } from '#bench/capacity/report.ts';
 import type { CapacityFindings } from '#bench/capacity/report.ts';
@@ -13,8 +14,9 @@ import { runWorkload } from '#bench/capacity/workload.ts';
 
 const RESULTS_FILE = new URL('results.json', import.meta.url);
 /** What the layout is, in a line: kept with the findings, since the layout is what they measure. */
-const LAYOUT =
-  'every pet under one partition key (PET); status index by status; idempotency records by API key';
+const layout = (shards: number) =>
+  `pets in ${shards} shards by id range (PET#<shard>), status index by status and shard ` +
+  '(STATUS#<status>#<shard>), one partition per idempotency record';
 
 type Results = { before?: CapacityFindings; now?: CapacityFindings };
 
@@ -22,12 +24,18 @@ const { values } = parseArgs({
   options: {
     record: { type: 'string', default: 'now' },
     requests: { type: 'string', default: String(DEFAULT_MIX.sampleRequests) },
+    shards: { type: 'string', default: String(PET_SHARDS) },
   },
 });
 const slot = values.record === 'before' ? 'before' : 'now';
 const mix = { ...DEFAULT_MIX, sampleRequests: Number(values.requests) };
+const petShards = Number(values.shards);
 if (!Number.isSafeInteger(mix.sampleRequests) || mix.sampleRequests < 100) {
   console.error('capacity: --requests must be a whole number of at least 100');
+  process.exit(2);
+}
+if (!Number.isInteger(petShards) || petShards < 1 || petShards > MAX_PET_SHARDS) {
+  console.error(`capacity: --shards must be a whole number from 1 to ${MAX_PET_SHARDS}`);
   process.exit(2);
 }
 
@@ -43,6 +51,7 @@ const listCacheSeconds = STAGE_SETTINGS.production.listCache?.ttlSeconds;
 const started = performance.now();
 const workload = await runWorkload({
   mix,
+  petShards,
   listCacheSeconds,
   progress: (done, total) => {
     if (done % 5000 === 0 || done === total) process.stderr.write(`capacity: ${done} of ${total} requests\n`);
@@ -53,7 +62,7 @@ process.stderr.write(`capacity: ran in ${((performance.now() - started) / 1000).
 const found = findings(
   workload.sample,
   {
-    layout: LAYOUT,
+    layout: layout(petShards),
     commit,
     recordedAt: new Date().toISOString(),
     mix,

@@ -26,6 +26,7 @@ import { startRecorder } from '#bench/capacity/recorder.ts';
 
 export type WorkloadOptions = {
   mix: Mix;
+  petShards: number;
   /** API Gateway's stage cache on GET /pets, keyed by its query string; absent: no cache. */
   listCacheSeconds?: number | undefined;
   progress?(done: number, total: number): void;
@@ -49,13 +50,18 @@ const nextQuery = (link: string | undefined) => /<[^?]*\?([^>]*)>/.exec(link ?? 
 const listQuery = (limit: number, status?: PetStatus) =>
   new URLSearchParams({ limit: String(limit), ...(status && { status }) }).toString();
 
-export async function runWorkload({ mix, listCacheSeconds, progress }: WorkloadOptions): Promise<Workload> {
+export async function runWorkload({
+  mix,
+  petShards,
+  listCacheSeconds,
+  progress,
+}: WorkloadOptions): Promise<Workload> {
   const embedded = await startEmbeddedDynamoDb();
   const recorder = await startRecorder(embedded.endpoint);
   const local = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: 'petstore-capacity' });
   try {
     const cursorSecret = randomBytes(32).toString('base64url');
-    const functions = () => createSourceFunctions({ table: local.table, cursorSecret });
+    const functions = () => createSourceFunctions({ table: local.table, cursorSecret, petShards });
     const { listPets, getPet, authorizer, createPet } = functions();
     const createPets = [
       createPet,

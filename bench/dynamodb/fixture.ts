@@ -15,8 +15,11 @@ import { startCountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import type { CountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import { TLS_CERTIFICATE_FILE, startTlsFront } from '#bench/processes/tls-front.ts';
 
-/** Enough pets for full pages of every status (the listings read 21 items). */
-const SEEDED_PETS = 90;
+/**
+ * Enough pets for full pages of every status in every shard (a page reads 21 items), and pages enough
+ * that a walk crosses from shard to shard on fewer than 1 page in 10.
+ */
+export const SEEDED_PETS = 4_000;
 const TABLE_NAME = 'petstore-bench';
 
 export type Fixture = {

@@ -11,7 +11,12 @@ import { lambdaContext } from '#local/lambda/context.ts';
 import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
 import type { Counts } from '#bench/dynamodb/counting-proxy.ts';
 import { LIST_QUERY, NEW_PET, tokenEvent } from '#bench/processes/events.ts';
+import { SEEDED_PETS } from '#bench/dynamodb/fixture.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
+
+/** A walk through every pet, page by page, at the default page size. */
+export const WALK_OPERATION = 'listPets, every page of a walk';
+const WALK_PAGE_SIZE = 20;
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
@@ -25,6 +30,8 @@ export type OperationUsage = {
   /** On-demand read and write request units per call (the proxy's ConsumedCapacity). */
   readUnits: number;
   writeUnits: number;
+  /** The most DynamoDB requests any one call made. */
+  maxRequests: number;
 };
 
 export function usageOf(usages: OperationUsage[], operation: string): OperationUsage {
@@ -41,10 +48,13 @@ type UsageCase = {
   expectedStatus: number;
 };
 
-function perCall(operation: string, calls: number, counts: Counts): OperationUsage {
+const requestsIn = (counts: Counts) => Object.values(counts).reduce((sum, { requests }) => sum + requests, 0);
+
+function perCall(operation: string, calls: number, counts: Counts, maxRequests: number): OperationUsage {
   const usage: OperationUsage = {
     operation,
     calls,
+    maxRequests,
     requestsPerCall: {},
     readRequests: 0,
     writeRequests: 0,
@@ -67,6 +77,8 @@ function perCall(operation: string, calls: number, counts: Counts): OperationUsa
 function usageCases(fixture: Fixture): UsageCase[] {
   const { listPets, getPet, createPet, authorizer } = fixture.functions;
   const replayedKey = randomUUID();
+  const firstWalkQuery = `limit=${WALK_PAGE_SIZE}`;
+  let walkQuery = firstWalkQuery;
   const withKey = (key: string): ProxyRequest =>
     createPetRequest(NEW_PET, { headers: [['Idempotency-Key', key]] });
   const http = (handler: typeof listPets, request: () => ProxyRequest) => async () =>
@@ -85,6 +97,17 @@ function usageCases(fixture: Fixture): UsageCase[] {
       calls: 100,
       expectedStatus: 200,
       call: http(listPets, () => listPetsRequest()),
+    },
+    // Every page once, each call the next: the pages where a walk crosses from shard to shard included.
+    {
+      operation: WALK_OPERATION,
+      calls: Math.ceil(SEEDED_PETS / WALK_PAGE_SIZE),
+      expectedStatus: 200,
+      call: async () => {
+        const answer = await invoke(listPets, listPetsRequest(walkQuery));
+        walkQuery = /<[^?]*\?([^>]*)>/.exec(answer.headers.Link ?? '')?.[1] ?? firstWalkQuery;
+        return answer.status;
+      },
     },
     {
       operation: 'getPet',
@@ -122,11 +145,14 @@ export async function measureDynamoDbUsage(fixture: Fixture): Promise<OperationU
   for (const { operation, calls, call, expectedStatus } of usageCases(fixture)) {
     await call(); // uncounted: it warms the client up, and makes the pet the replays return
     fixture.proxy.reset();
+    let maxRequests = 0;
     for (let i = 0; i < calls; i++) {
+      const before = requestsIn(fixture.proxy.counts());
       const status = await call();
       if (status !== expectedStatus) throw new Error(`${operation}: answered ${status}`);
+      maxRequests = Math.max(maxRequests, requestsIn(fixture.proxy.counts()) - before);
     }
-    results.push(perCall(operation, calls, fixture.proxy.counts()));
+    results.push(perCall(operation, calls, fixture.proxy.counts(), maxRequests));
   }
   return results;
 }

@@ -8,7 +8,7 @@ import {
   API_KEY_PARTITION,
   COUNTER_PARTITION,
   IDEMPOTENCY_PARTITIONS,
-  PET_PARTITION,
+  PET_PARTITIONS,
   STATUS_INDEX,
 } from '#shared/store/table.ts';
 
@@ -18,7 +18,9 @@ type Rule = { actions: string[]; partitions: string[] } | { actions: string[]; s
 
 const RULES: Record<TableAccess, Rule[]> = {
   readPets: [
-    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitions: [PET_PARTITION] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], partitions: [PET_PARTITIONS] },
+    // The id counter's count of blocks: which shards hold pets yet.
+    { actions: ['dynamodb:GetItem'], partitions: [COUNTER_PARTITION] },
     // Only pets carry the index's keys, so the index holds nothing else to protect.
     { actions: ['dynamodb:Query'], statusIndex: true },
   ],
@@ -26,7 +28,7 @@ const RULES: Record<TableAccess, Rule[]> = {
     // The pet's conditional Put and the read-back of a taken id; claiming and reading a record.
     {
       actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
-      partitions: [PET_PARTITION, IDEMPOTENCY_PARTITIONS],
+      partitions: [PET_PARTITIONS, IDEMPOTENCY_PARTITIONS],
     },
     // Leasing a block of ids from the counter; relocking and completing a record.
     { actions: ['dynamodb:UpdateItem'], partitions: [COUNTER_PARTITION, IDEMPOTENCY_PARTITIONS] },

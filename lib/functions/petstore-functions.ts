@@ -13,11 +13,18 @@ type PetstoreFunctionSpec = {
   tableAccess: TableAccess;
   /** It signs and checks pagination cursors, so the stack hands it the cursor secret. */
   readsCursorSecret?: true;
+  /** It walks the pets' shards or leases ids for them, so the stack hands it the stage's shard count. */
+  readsPetShards?: true;
 };
 
 export const PETSTORE_FUNCTIONS: Record<PetstoreFunctionName, PetstoreFunctionSpec> = {
-  listPets: { entry: 'functions/list-pets.ts', tableAccess: 'readPets', readsCursorSecret: true },
-  createPet: { entry: 'functions/create-pet.ts', tableAccess: 'createPets' },
+  listPets: {
+    entry: 'functions/list-pets.ts',
+    tableAccess: 'readPets',
+    readsCursorSecret: true,
+    readsPetShards: true,
+  },
+  createPet: { entry: 'functions/create-pet.ts', tableAccess: 'createPets', readsPetShards: true },
   getPet: { entry: 'functions/get-pet.ts', tableAccess: 'readPets' },
   authorizer: { entry: 'functions/authorizer.ts', tableAccess: 'readApiKeys' },
 };

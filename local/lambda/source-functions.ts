@@ -12,20 +12,24 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type SourceFunctionsConfig = {
   table: TableGateway;
   cursorSecret: string;
+  /** The shards the table's pets are spread over: the stages' count unless told otherwise. */
+  petShards?: number;
   observability?: Observability;
 };
 
 export function createSourceFunctions({
   table,
   cursorSecret,
+  petShards = PET_SHARDS,
   // No CloudWatch reads this process's output: logs only.
   observability = createObservability({ metrics: false }),
 }: SourceFunctionsConfig) {
-  const pets = createDynamoDbPetStore(table);
+  const pets = createDynamoDbPetStore(table, { shards: petShards });
   return {
     listPets: createListPetsHandler({ pets, cursors: createCursors(cursorSecret), observability }),
     createPet: createCreatePetHandler({

@@ -1,17 +1,20 @@
 // What the handlers need from storage, independent of DynamoDB.
 import type { Pet, PetStatus } from '#shared/schemas.ts';
 
+/** Where a walk goes on: the shard to read next, and the last id listed before it. */
+export type PagePosition = { shard: number; afterId: number };
+
 export type PetPageRequest = {
   limit: number;
   status?: PetStatus | undefined;
-  /** Only pets with a greater id are listed (the position a cursor carries). */
-  afterId?: number | undefined;
+  /** Only pets after this position are listed (the position a cursor carries); the start when absent. */
+  after?: PagePosition | undefined;
 };
 
 export type PetPage = {
   pets: Pet[];
-  /** The id of the page's last pet when more pets follow it; absent on the last page. */
-  lastId?: number;
+  /** Where the next page starts, when more pets follow the page; absent on the last page. */
+  next?: PagePosition;
 };
 
 /** A write never replaces a pet: when the id is taken, what is stored there comes back instead. */

@@ -1,5 +1,6 @@
-// The single-table layout: generic key attributes, one GSI on status, a TTL attribute. Every item
-// type's keys are built here, so that the code that reads, writes or guards the table agrees on them.
+// The single-table layout: generic key attributes, one GSI on status, a TTL attribute, pets sharded
+// by id range. Every item type's keys are built here, so that the code that reads, writes or guards
+// the table agrees on them.
 import type { PetStatus } from '#shared/schemas.ts';
 
 export const TABLE_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;
@@ -16,22 +17,41 @@ const tableKey = (partition: string, sort: string) => ({
 /** Ids are zero-padded so that string order is numeric order (2^53 has 16 digits). */
 export const idSortKey = (id: number) => id.toString().padStart(16, '0');
 
-export const PET_PARTITION = 'PET';
-export const petItemKey = (id: number) => tableKey(PET_PARTITION, idSortKey(id));
-export const statusPartition = (status: PetStatus) => `STATUS#${status}`;
+/**
+ * Pets are spread over shards by id range, so that their writes spread over as many partition keys
+ * while id order stays list order: shard s holds the ids from s * SHARD_ID_SPAN on, under PET#s and
+ * STATUS#<status>#s. A pet's shard follows from its id alone.
+ */
+export const SHARD_ID_SPAN = 2 ** 47;
+/** As many as the largest pet id (2^53 - 1, PET_ID_MAX) reaches; a type-only import keeps zod out. */
+export const MAX_PET_SHARDS = Math.floor(Number.MAX_SAFE_INTEGER / SHARD_ID_SPAN) + 1;
+/** The shards tables are created with: enough that no key passes its limit at the target rates. */
+export const PET_SHARDS = 16;
+export const petShardOf = (id: number) => Math.floor(id / SHARD_ID_SPAN);
+
+const PET_PARTITION_PREFIX = 'PET#';
+/** Every shard's partition (IAM). */
+export const PET_PARTITIONS = `${PET_PARTITION_PREFIX}*`;
+export const petPartition = (shard: number) => `${PET_PARTITION_PREFIX}${shard}`;
+export const petItemKey = (id: number) => tableKey(petPartition(petShardOf(id)), idSortKey(id));
+export const statusPartition = (status: PetStatus, shard: number) => `STATUS#${status}#${shard}`;
 export const petStatusIndexKey = (id: number, status: PetStatus) => ({
-  [STATUS_INDEX.partitionKey]: statusPartition(status),
+  [STATUS_INDEX.partitionKey]: statusPartition(status, petShardOf(id)),
   [STATUS_INDEX.sortKey]: idSortKey(id),
 });
 
 export const COUNTER_PARTITION = 'COUNTER';
-export const petIdCounterItemKey = tableKey(COUNTER_PARTITION, 'PET_ID');
+/** Counts the blocks of pet ids leased so far (see id-allocator.ts). */
+export const petIdCounterItemKey = tableKey(COUNTER_PARTITION, 'PET_ID_BLOCKS');
 
 export const API_KEY_PARTITION = 'APIKEY';
 export const apiKeyItemKey = (keyHash: string) => tableKey(API_KEY_PARTITION, keyHash);
 
-/** One partition of idempotency records per API key; the pattern matches all of them (IAM). */
+/**
+ * One partition per idempotency record, so that a client's burst of creates spreads like its pets;
+ * the pattern matches all of them (IAM).
+ */
 const IDEMPOTENCY_PARTITION_PREFIX = 'IDEMPOTENCY#';
 export const IDEMPOTENCY_PARTITIONS = `${IDEMPOTENCY_PARTITION_PREFIX}*`;
 export const idempotencyItemKey = (scope: string, keyHash: string) =>
-  tableKey(`${IDEMPOTENCY_PARTITION_PREFIX}${scope}`, keyHash);
+  tableKey(`${IDEMPOTENCY_PARTITION_PREFIX}${scope}#${keyHash}`, 'RECORD');

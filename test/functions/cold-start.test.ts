@@ -2,13 +2,15 @@
 // when Lambda loads it, so a missing or bad setting fails the cold start, never a request.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
-import { PET_PARTITION } from '#shared/store/table.ts';
+import { petShardsFromEnvironment } from '#functions/lambda-environment.ts';
+import { PET_SHARDS, petPartition } from '#shared/store/table.ts';
 import { catchStdout } from '#test/support/stdout.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
 afterAll(() => {
   delete process.env.PETSTORE_TABLE_NAME;
   delete process.env.PETSTORE_CURSOR_SECRET;
+  delete process.env.PETSTORE_PET_SHARDS;
 });
 
 describe('a function module loaded by Lambda', () => {
@@ -19,8 +21,18 @@ describe('a function module loaded by Lambda', () => {
     );
   });
 
+  it.each(['', '0', '65', '1.5', 'sixteen'])('refuses the shard count %j in one line', (shards) => {
+    process.env.PETSTORE_PET_SHARDS = shards;
+    expect(() => petShardsFromEnvironment()).toThrow(
+      shards === ''
+        ? 'Environment variable PETSTORE_PET_SHARDS must be set.'
+        : 'Environment variable PETSTORE_PET_SHARDS must be a whole number from 1 to 64.',
+    );
+  });
+
   it('fails to load with a cursor secret too short to keep cursors unforgeable', async () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
+    process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     process.env.PETSTORE_CURSOR_SECRET = 'short';
     await expect(import('#functions/list-pets.ts')).rejects.toThrow(
       'Environment variable PETSTORE_CURSOR_SECRET must be set (32+ chars).',
@@ -30,6 +42,7 @@ describe('a function module loaded by Lambda', () => {
   it('serves requests on the table its environment names, with its metrics on stdout', async () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
     process.env.PETSTORE_CURSOR_SECRET = TEST_CURSOR_SECRET;
+    process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     const { result: created, lines } = await catchStdout(async () => {
       const { handler: createPet } = await import('#functions/create-pet.ts');
       return invoke(createPet, createPetRequest({ name: 'Composed', categoryId: 1 }));
@@ -39,7 +52,7 @@ describe('a function module loaded by Lambda', () => {
       expect.objectContaining({ _aws: expect.any(Object), ColdStart: 1 }),
       expect.objectContaining({ _aws: expect.any(Object), PetsCreated: 1 }),
     ]);
-    expect((await testTable.query({ partition: PET_PARTITION })).map((item) => item.name)).toEqual([
+    expect((await testTable.query({ partition: petPartition(0) })).map((item) => item.name)).toEqual([
       'Composed',
     ]);
   });

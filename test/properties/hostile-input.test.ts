@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { sourceApiGateway } from '#local/api-gateway/source-gateway.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import type { PagePosition } from '#shared/store/pet-store.ts';
 import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';
 
 const handleGatewayRequest = sourceApiGateway(testFunctions);
@@ -47,12 +48,12 @@ async function call({ method, target, headers = [], body = '' }: Call) {
 
 async function storedPets(): Promise<number> {
   let count = 0;
-  let afterId: number | undefined;
+  let after: PagePosition | undefined;
   do {
-    const page = await petStore.list({ limit: 100, afterId });
+    const page = await petStore.list({ limit: 100, after });
     count += page.pets.length;
-    afterId = page.lastId;
-  } while (afterId !== undefined);
+    after = page.next;
+  } while (after !== undefined);
   return count;
 }
 

@@ -27,12 +27,16 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       Effect: 'Allow',
       Resource: { 'Fn::Join': ['', [arnOf(tableId), '/index/byStatus']] },
     };
-    const readPets = [onTable(['dynamodb:GetItem', 'dynamodb:Query'], ['PET']), onStatusIndex];
+    const readPets = [
+      onTable(['dynamodb:GetItem', 'dynamodb:Query'], ['PET#*']),
+      onTable(['dynamodb:GetItem'], ['COUNTER']),
+      onStatusIndex,
+    ];
     const tableAccess: Record<string, unknown[]> = {
       ListPetsFunction: readPets,
       GetPetFunction: readPets,
       CreatePetFunction: [
-        onTable(['dynamodb:GetItem', 'dynamodb:PutItem'], ['PET', 'IDEMPOTENCY#*']),
+        onTable(['dynamodb:GetItem', 'dynamodb:PutItem'], ['PET#*', 'IDEMPOTENCY#*']),
         onTable(['dynamodb:UpdateItem'], ['COUNTER', 'IDEMPOTENCY#*']),
       ],
       AuthorizerFunction: [onTable(['dynamodb:GetItem'], ['APIKEY'])],

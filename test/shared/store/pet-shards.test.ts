@@ -1,0 +1,139 @@
+// Pets spread over shards by id range: the keys the store writes (recorded in front of the test
+// DynamoDB) spread 1,000 pets evenly, and a list walks the shards in order, each pet once, in id
+// order, with one Query a page and a second only where a page crosses into the next shard. Once the
+// ids have gone round every shard, that is all a page reads.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { PET_STATUSES } from '#shared/schemas.ts';
+import type { PetStatus } from '#shared/schemas.ts';
+import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import { idBlock } from '#shared/store/id-allocator.ts';
+import type { PagePosition, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
+import { MAX_PET_SHARDS, PET_SHARDS, SHARD_ID_SPAN, petShardOf } from '#shared/store/table.ts';
+import { startRecorder } from '#bench/capacity/recorder.ts';
+import type { Recorder } from '#bench/capacity/recorder.ts';
+
+const PETS = 1_000;
+const LIMIT = 20;
+/** Concurrent Lambda instances, each with its own lease of ids. */
+const INSTANCES = 4;
+
+let recorder: Recorder;
+let local: LocalDynamoDb;
+let store: PetStore;
+const writtenKeys: { table: string; index: string; status: PetStatus }[] = [];
+
+beforeAll(async () => {
+  recorder = await startRecorder(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '');
+  local = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: `shards-${randomUUID()}` });
+  const instances = Array.from({ length: INSTANCES }, () => createDynamoDbPetStore(local.table));
+  store = instances[0] ?? createDynamoDbPetStore(local.table);
+  recorder.take();
+  for (let index = 0; index < PETS; index++) {
+    const instance = instances[index % INSTANCES] ?? store;
+    const status = PET_STATUSES[index % PET_STATUSES.length] ?? 'available';
+    await instance.insert({ id: await instance.reserveId(), name: `Pet ${index}`, categoryId: 1n, status });
+    const put = recorder.take().find((entry) => entry.operation === 'PutItem');
+    writtenKeys.push({ table: put?.partition ?? '', index: put?.indexWrites[0]?.partition ?? '', status });
+  }
+}, 60_000);
+afterAll(async () => {
+  await local.close();
+  await recorder.close();
+});
+
+const countBy = (keys: string[]) =>
+  keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
+
+describe(`${PETS} pets over ${PET_SHARDS} shards`, () => {
+  test(`no partition key of the table holds more than 2/${PET_SHARDS} of them`, () => {
+    const counts = countBy(writtenKeys.map((key) => key.table));
+    expect(counts.size).toBe(PET_SHARDS);
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual((2 / PET_SHARDS) * PETS);
+  });
+
+  test.each(PET_STATUSES)(
+    `no key of the status index holds more than 2/${PET_SHARDS} of the %s pets`,
+    (status) => {
+      const ofStatus = writtenKeys.filter((key) => key.status === status);
+      const counts = countBy(ofStatus.map((key) => key.index));
+      expect([...counts.keys()].every((key) => key.startsWith(`STATUS#${status}#`))).toBe(true);
+      expect(Math.max(...counts.values())).toBeLessThanOrEqual((2 / PET_SHARDS) * ofStatus.length);
+    },
+  );
+});
+
+describe('a walk over every page', () => {
+  /** Every page of one listing, with the DynamoDB Queries each made. */
+  async function walk(request: Omit<PetPageRequest, 'after'>) {
+    const pages: { ids: number[]; queries: number }[] = [];
+    let after: PagePosition | undefined;
+    do {
+      recorder.take();
+      const page = await store.list({ ...request, after });
+      pages.push({ ids: page.pets.map((pet) => pet.id), queries: recorder.take().length });
+      after = page.next;
+    } while (after);
+    return pages;
+  }
+
+  test.each([undefined, ...PET_STATUSES])(
+    'status %s: each pet once, in id order, the same twice',
+    async (status) => {
+      const pages = await walk({ limit: LIMIT, status });
+      const ids = pages.flatMap((page) => page.ids);
+      const expected = writtenKeys.filter((key) => !status || key.status === status).length;
+      expect(ids).toHaveLength(expected);
+      expect(new Set(ids).size).toBe(expected);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(pages.slice(0, -1).every((page) => page.ids.length === LIMIT)).toBe(true);
+      expect(await walk({ limit: LIMIT, status })).toEqual(pages);
+    },
+  );
+
+  test('one Query a page, a second only where the page or its look-ahead reaches the next shard', async () => {
+    const pages = await walk({ limit: LIMIT });
+    const queries = pages.map((page) => page.queries);
+    expect(Math.max(...queries)).toBe(2);
+    expect(queries.filter((count) => count === 2).length).toBeLessThanOrEqual(PET_SHARDS - 1);
+    const crossing = pages.filter((page) => new Set(page.ids.map(petShardOf)).size > 1);
+    expect(crossing.length).toBeGreaterThan(0);
+    expect(crossing.every((page) => page.queries === 2)).toBe(true);
+  });
+});
+
+describe('a table whose ids have not gone round the shards yet', () => {
+  test('a page reads the shards that have pets, and the id counter to know which those are', async () => {
+    const fresh = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: `few-${randomUUID()}` });
+    const few = createDynamoDbPetStore(fresh.table);
+    const reader = createDynamoDbPetStore(fresh.table);
+    recorder.take();
+    expect((await reader.list({ limit: LIMIT })).pets).toEqual([]);
+    expect(recorder.take().map((entry) => entry.operation)).toEqual(['Query', 'GetItem']);
+
+    for (const name of ['Ada', 'Bo', 'Cy'])
+      await few.insert({ id: await few.reserveId(), name, categoryId: 1n });
+    recorder.take();
+    expect((await reader.list({ limit: LIMIT })).pets.map((pet) => pet.name)).toEqual(['Ada', 'Bo', 'Cy']);
+    expect(recorder.take().map((entry) => entry.operation)).toEqual(['Query', 'GetItem']);
+    await fresh.close();
+  });
+});
+
+describe('id blocks', () => {
+  test('go round the shards, each shard counting up from its own first id', () => {
+    expect(idBlock(0, 16)).toEqual({ first: 1, last: 50 });
+    expect(idBlock(1, 16)).toEqual({ first: SHARD_ID_SPAN + 1, last: SHARD_ID_SPAN + 50 });
+    expect(idBlock(16, 16)).toEqual({ first: 51, last: 100 });
+    expect(petShardOf(idBlock(35, 16).last)).toBe(3);
+  });
+
+  test('end where a shard or the id space does', () => {
+    const lastRound = Math.floor(SHARD_ID_SPAN / 50) - 1;
+    expect(() => idBlock(lastRound * 16 + 2, 16)).not.toThrow();
+    expect(() => idBlock((lastRound + 1) * 16 + 2, 16)).toThrow('Pet id space exhausted');
+    expect(petShardOf(Number.MAX_SAFE_INTEGER)).toBe(MAX_PET_SHARDS - 1);
+  });
+});
