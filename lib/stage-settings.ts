@@ -4,6 +4,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type StageName = 'staging' | 'production';
@@ -46,8 +47,12 @@ export type StageSettings = {
    * context (`<stage>:domainName`, `<stage>:certificateArn`), since it is each operator's own.
    */
   customDomain?: { domainName: string; certificateArn: string };
-  /** API Gateway's stage cache on GET /pets: answers for `ttlSeconds`. Undefined: no cache. */
-  listCache?: { ttlSeconds: number };
+  /**
+   * API Gateway's stage cache for `GET /pets` (lib/api/petstore-api.ts): a cache cluster of this size
+   * (billed by the hour), each page kept `ttlSeconds` (at most `LIST_PAGE_MAX_AGE_SECONDS`, the
+   * contract's bound) under its query parameters, never the API key. Undefined: no cache cluster.
+   */
+  listCache?: { ttlSeconds: number; clusterSizeGb: '0.5' };
   alarms: {
     /** 5xx answers (API Gateway's own included) in 5 minutes. */
     serverErrorsPer5Minutes: number;
@@ -87,6 +92,10 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     // Above what one client's key may send (50 requests/s, 15,000 in 5 minutes) twice over: the
     // per-key limits answer fair clients first, so only floods from one address reach this one.
     firewall: { requestsPerIpPer5Minutes: 30_000 },
+    // Page one is the same few items for every client: a hot key at scale, answered from the cache.
+    // Staging has none: a cluster costs by the hour whether used or not, and what the cache does is
+    // covered by the template checks and `npm run start:stage -- production`.
+    listCache: { ttlSeconds: LIST_PAGE_MAX_AGE_SECONDS, clusterSizeGb: '0.5' },
     alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 1_000, functionErrorsPer5Minutes: 1 },
   },
 };

@@ -11,7 +11,10 @@ export interface paths {
      * List animals
      * @description Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link`
      * header points at the next page; following it visits every animal that existed for the whole walk
-     * exactly once. Unknown query parameters are ignored; a known one given twice is a 400.
+     * exactly once. Unknown query parameters are ignored; a known one given twice is a 400. On the production
+     * server any page may be up to 5 seconds old (API Gateway caches it by `limit`, `status` and `cursor`,
+     * for every API key alike): an animal just created may take that long to appear in a list, a filtered one
+     * a moment longer; getPet reads it back at once.
      */
     get: operations['listPets'];
     put?: never;

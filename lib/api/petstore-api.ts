@@ -1,7 +1,7 @@
 // The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer (the
 // routes' functions; 404 and 405 answered by API Gateway itself), gateway responses as Error objects,
-// throttling, JSON access logs, execution logs of errors, X-Ray and the per-key usage plan. With a
-// custom domain in the settings: a regional domain whose base path `v1` maps to stage `v1`.
+// throttling, JSON access logs, execution logs of errors, X-Ray and the per-key usage plan. As the settings
+// say: the stage cache of `GET /pets`, and a regional custom domain whose base path `v1` maps to stage `v1`.
 import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   ApiKeySourceType,
@@ -17,7 +17,12 @@ import {
   TokenAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import type { IAuthorizer, UsagePlan } from 'aws-cdk-lib/aws-apigateway';
+import type {
+  IAuthorizer,
+  MethodDeploymentOptions,
+  StageOptions,
+  UsagePlan,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -52,6 +57,14 @@ export class PetstoreApi extends Construct {
   ) {
     super(scope, id);
     const logs = { retention: settings.logRetention, removalPolicy: settings.removalPolicy };
+    const methodSettings = {
+      throttlingRateLimit: settings.throttling.rateLimit,
+      throttlingBurstLimit: settings.throttling.burstLimit,
+      metricsEnabled: true,
+      loggingLevel: MethodLoggingLevel.ERROR,
+      // Data traces would log request headers, Authorization (the API key) included.
+      dataTraceEnabled: false,
+    } satisfies MethodDeploymentOptions;
 
     this.restApi = new RestApi(this, 'Api', {
       restApiName: `petstore-${settings.name}`,
@@ -64,15 +77,11 @@ export class PetstoreApi extends Construct {
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: STAGE_NAME,
-        throttlingRateLimit: settings.throttling.rateLimit,
-        throttlingBurstLimit: settings.throttling.burstLimit,
+        ...methodSettings,
         tracingEnabled: true,
-        metricsEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
-        // Data traces would log request headers, Authorization (the API key) included.
-        dataTraceEnabled: false,
         accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', logs)),
         accessLogFormat: ACCESS_LOG_FORMAT,
+        ...(settings.listCache && stageCache(settings.listCache, methodSettings)),
       },
     });
     // RestApi's own Endpoint output ends in '/v1/'; the stack outputs `url` instead.
@@ -95,7 +104,7 @@ export class PetstoreApi extends Construct {
       validationRegex: AUTHORIZER.validationRegex,
       resultsCacheTtl: Duration.seconds(AUTHORIZER.resultsCacheTtlSeconds),
     });
-    this.addMethods(routeFunctions, authorizer);
+    this.addMethods(routeFunctions, authorizer, settings.listCache !== undefined);
 
     // Each API key's share of the stage: the authorizer returns the key's hash as its usage
     // identifier, and `npm run keys -- create --stage` registers that hash in this plan.
@@ -124,21 +133,31 @@ export class PetstoreApi extends Construct {
     return domain;
   }
 
-  /** Each method of shared/http/api-methods.ts: a function, or an Error from a mock integration. */
-  private addMethods(routeFunctions: Record<OperationId, IFunction>, authorizer: IAuthorizer) {
+  /**
+   * Each method of shared/http/api-methods.ts: a function, or an Error from a mock integration. On a
+   * stage with a cache, a cacheable method declares its cache key's query parameters (none required).
+   */
+  private addMethods(
+    routeFunctions: Record<OperationId, IFunction>,
+    authorizer: IAuthorizer,
+    cached: boolean,
+  ) {
     for (const method of API_METHODS) {
       const resource = this.restApi.root.resourceForPath(method.resource);
       if (method.error) {
         addErrorMethod(resource, method.error, authorizer);
         continue;
       }
+      const cacheKey = cached ? method.cacheKeyQueryParameters?.map(querystringParameter) : undefined;
       const integration = new LambdaIntegration(routeFunctions[method.operationId], {
         allowTestInvoke: false,
+        ...(cacheKey && { cacheKeyParameters: cacheKey }),
       });
       resource.addMethod(method.httpMethod, integration, {
         authorizer,
         apiKeyRequired: true,
         operationName: method.operationId,
+        ...(cacheKey && { requestParameters: Object.fromEntries(cacheKey.map((name) => [name, false])) }),
       });
     }
     addGatewayResponses(this.restApi);
@@ -170,4 +189,39 @@ export class PetstoreApi extends Construct {
       });
     }
   }
+}
+
+const querystringParameter = (name: string) => `method.request.querystring.${name}`;
+
+/**
+ * The stage cache: a cache cluster, caching off for every method (API Gateway would turn a stage-wide
+ * setting on for every GET), and on, encrypted, for each cacheable method of shared/http/api-methods.ts
+ * with the settings' TTL. An override is set only as far as the template says, so each one repeats the
+ * stage's method settings (throttling, logs, metrics) rather than trust API Gateway to copy them.
+ * Invalidation keeps API Gateway's defaults (CloudFormation has no property for them): it needs
+ * execute-api:InvalidateCache, which the authorizer's policy never grants, and a `Cache-Control:
+ * max-age=0` without it is ignored (answered from the cache), so no client can force a miss.
+ */
+function stageCache(
+  { ttlSeconds, clusterSizeGb }: NonNullable<StageSettings['listCache']>,
+  methodSettings: MethodDeploymentOptions,
+): Partial<StageOptions> {
+  const cached = API_METHODS.filter((method) => method.cacheKeyQueryParameters);
+  return {
+    cacheClusterEnabled: true,
+    cacheClusterSize: clusterSizeGb,
+    cachingEnabled: false,
+    cacheDataEncrypted: true,
+    methodOptions: Object.fromEntries(
+      cached.map((method) => [
+        `${method.resource}/${method.httpMethod}`,
+        {
+          ...methodSettings,
+          cachingEnabled: true,
+          cacheTtl: Duration.seconds(ttlSeconds),
+          cacheDataEncrypted: true,
+        },
+      ]),
+    ),
+  };
 }

@@ -1,6 +1,6 @@
-// What the local gateway serves, in API Gateway's own terms: the stage's methods and their integrations,
-// the TOKEN authorizer, the gateway responses, and the stage's and usage plan's limits. It comes either
-// from the shared modules the stack is built from (below) or from a synthesized template
+// What the local gateway serves, in API Gateway's own terms: the stage's methods, their integrations and
+// caching, the TOKEN authorizer, the gateway responses, and the stage's and usage plan's limits. It comes
+// either from the shared modules the stack is built from (below) or from a synthesized template
 // (local/cloud-assembly/template-api-definition.ts).
 import type { ApiError } from '#shared/api-error.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
@@ -14,12 +14,20 @@ export type Integration =
   /** API Gateway answers by itself, with the integration response the request template selects. */
   | { type: 'MOCK'; status: number; headers: Record<string, string>; body: string };
 
+/**
+ * A method the stage cache answers: the integration's answers kept `ttlSeconds`, keyed by the values
+ * of these request parameters, as API Gateway names them (`method.request.querystring.limit`).
+ */
+export type MethodCacheDefinition = { ttlSeconds: number; keyParameters: string[] };
+
 export type ApiMethodDefinition = {
   resource: string;
   /** GET, POST, ... or ANY, which matches only when no other method of the resource does. */
   httpMethod: string;
   authorized: boolean;
   integration: Integration;
+  /** Absent: not cached (no cache cluster on the stage, or caching off for the method). */
+  cache?: MethodCacheDefinition;
 };
 
 export type TokenAuthorizerDefinition = {
@@ -65,8 +73,8 @@ function mockOf(error: ApiError): Integration {
 
 /**
  * The API as the shared modules define it, with the functions named by operationId and
- * `authorizer`. No cache and no limits: a revoked key is refused at once, and a developer's
- * loop is never throttled.
+ * `authorizer`. No caches and no limits: a revoked key is refused at once, a new pet is listed at
+ * once, and a developer's loop is never throttled.
  */
 export function apiDefinitionFromModules(): ApiDefinition {
   return {

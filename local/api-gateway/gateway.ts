@@ -9,6 +9,7 @@ import { createGatewayAuthorizer } from '#local/api-gateway/authorizer.ts';
 import { gatewayAnswer } from '#local/api-gateway/gateway-responses.ts';
 import type { GatewayAnswerType } from '#local/api-gateway/gateway-responses.ts';
 import { createGatewayLimits } from '#local/api-gateway/throttling.ts';
+import { cacheKeyOf, createResponseCache } from '#local/api-gateway/response-cache.ts';
 import type { FunctionRunner } from '#local/lambda/runner.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
 import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
@@ -80,6 +81,7 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
   const resources = [...new Set(definition.methods.map((method) => method.resource))].map(compileResource);
   const authorize = createGatewayAuthorizer(definition.authorizer, functions, now);
   const limits = createGatewayLimits(definition, now);
+  const responseCache = createResponseCache(now);
   const identityHeader = definition.authorizer.header.toLowerCase();
   const catchAll = resources.find(({ rank }) => rank.length === 1 && rank[0] === 2);
 
@@ -147,8 +149,9 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
   /**
    * The payload limit, the resource and method (literal before {param} before {proxy+}, ANY only when no
    * method matches), the stage's method throttle, the TOKEN authorizer, the usage plan's per-key throttle
-   * and quota, an `Expect` the server cannot meet (417), then the integration: a mock's answer, or the
-   * function on the REST (v1) proxy event within the integration timeout.
+   * and quota, an `Expect` the server cannot meet (417), the stage cache of a cached method, then the
+   * integration: a mock's answer, or the function on the REST (v1) proxy event within the integration
+   * timeout; its answer, not API Gateway's own, fills the cache.
    */
   async function handleGatewayRequest(request: GatewayRequest): Promise<APIGatewayProxyResult> {
     const { pathname, query } = splitTarget(request.target);
@@ -183,6 +186,12 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     // from any other request), and instead of the function, which never sees the request.
     if (request.expectation !== undefined) return errorResponse(new ApiError('expectation_failed'));
 
+    const { cache } = method;
+    const keyRequest = { query, pathParameters: matched.pathParameters, headers: request.headers };
+    const cacheKey = cache && cacheKeyOf(method, cache, keyRequest);
+    const cached = cacheKey && responseCache.lookup(cacheKey);
+    if (cached) return cached;
+
     const event = toProxyEvent({
       method: request.method,
       path,
@@ -196,7 +205,9 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
       requestId: request.requestId,
     });
     const result = await integrate(method, event, request.requestId);
-    return typeof result === 'string' ? answer(result) : result;
+    if (typeof result === 'string') return answer(result);
+    if (cache && cacheKey) responseCache.store(cacheKey, cache.ttlSeconds, result);
+    return result;
   }
 
   return (request) => handleGatewayRequest(request).catch(() => answerTo(request)('DEFAULT_5XX'));

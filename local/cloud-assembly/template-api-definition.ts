@@ -1,12 +1,13 @@
 // The local gateway's definition read from a synthesized template: the REST API's resources and
 // methods (Lambda proxy integrations name the alias or function they invoke; mock integrations answer
-// with the integration response their request template selects), its TOKEN authorizer, gateway
-// responses, the stage's method throttling and the usage plan's limits.
+// with the integration response their request template selects), the stage's cache of each method, its
+// TOKEN authorizer, gateway responses, the stage's method throttling and the usage plan's limits.
 import type {
   ApiDefinition,
   ApiMethodDefinition,
   GatewayResponseDefinition,
   Integration,
+  MethodCacheDefinition,
   RateLimit,
   UsagePlanDefinition,
 } from '#local/api-gateway/definition.ts';
@@ -78,6 +79,49 @@ function mockIntegration(reader: TemplateReader, integration: Properties): Integ
   };
 }
 
+/** A method setting's ResourcePath, `/~1pets~1{petId}` (a JSON pointer's escapes): `/pets/{petId}`. */
+const settingResource = (resourcePath: string) =>
+  resourcePath.slice(1).replaceAll('~1', '/').replaceAll('~0', '~');
+
+/** The request parameters a cache key may name (API Gateway refuses the multi-value ones). */
+const CACHE_KEY_PARAMETER = /^method\.request\.(querystring|path|header)\.[^.]+$/;
+
+/**
+ * How the stage caches a method: only with a cache cluster; caching and TTL from the method's own
+ * setting, else the stage-wide one (whose caching API Gateway applies to GET methods only), 300 s
+ * when neither sets a TTL; keyed by the integration's CacheKeyParameters, each a parameter the method
+ * declares (API Gateway refuses others).
+ */
+function methodCache(
+  stage: Properties | undefined,
+  { resource, httpMethod }: Pick<ApiMethodDefinition, 'resource' | 'httpMethod'>,
+  method: Properties,
+): MethodCacheDefinition | undefined {
+  if (stage?.CacheClusterEnabled !== true) return undefined;
+  const settings = (stage.MethodSettings ?? []) as Properties[];
+  const stageWide = settings.find((setting) => setting.ResourcePath === '/*' && setting.HttpMethod === '*');
+  const own = settings.find(
+    (setting) =>
+      setting !== stageWide &&
+      setting.HttpMethod === httpMethod &&
+      settingResource(String(setting.ResourcePath)) === resource,
+  );
+  const enabled = own?.CachingEnabled ?? (httpMethod === 'GET' ? stageWide?.CachingEnabled : false);
+  const ttlSeconds = Number(own?.CacheTtlInSeconds ?? stageWide?.CacheTtlInSeconds ?? 300);
+  if (enabled !== true || ttlSeconds <= 0) return undefined;
+
+  const declared = Object.keys((method.RequestParameters ?? {}) as Properties);
+  const integration = method.Integration as Properties;
+  const keyParameters = ((integration.CacheKeyParameters ?? []) as unknown[]).map(String);
+  for (const parameter of keyParameters) {
+    if (!CACHE_KEY_PARAMETER.test(parameter) || !declared.includes(parameter))
+      throw new Error(
+        `${httpMethod} ${resource} cannot be cached by ${parameter}: not a query string, path or header parameter it declares`,
+      );
+  }
+  return { ttlSeconds, keyParameters };
+}
+
 export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition {
   const [restApi] = reader.ofType('AWS::ApiGateway::RestApi');
   if (!restApi) throw new Error('The template has no AWS::ApiGateway::RestApi');
@@ -95,18 +139,21 @@ export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition
     return path;
   };
 
+  const [stage] = reader.ofType('AWS::ApiGateway::Stage');
   const methods: ApiMethodDefinition[] = reader
     .ofType('AWS::ApiGateway::Method')
     .map(({ Properties: method }) => {
       const integration = method.Integration as Properties;
+      const route = { resource: pathOf(method.ResourceId), httpMethod: String(method.HttpMethod) };
+      const cache = methodCache(stage?.Properties, route, method);
       return {
-        resource: pathOf(method.ResourceId),
-        httpMethod: String(method.HttpMethod),
+        ...route,
         authorized: method.AuthorizationType === 'CUSTOM',
         integration:
           integration.Type === 'MOCK'
             ? mockIntegration(reader, integration)
             : { type: 'AWS_PROXY', functionName: invocationTarget(reader, integration.Uri) },
+        ...(cache && { cache }),
       };
     });
 
@@ -125,7 +172,6 @@ export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition
     };
   }
 
-  const [stage] = reader.ofType('AWS::ApiGateway::Stage');
   const allMethods = ((stage?.Properties.MethodSettings ?? []) as Properties[]).find(
     (setting) => setting.ResourcePath === '/*' && setting.HttpMethod === '*',
   );

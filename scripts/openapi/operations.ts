@@ -1,7 +1,8 @@
 // Operations, one for each route of shared/http/routes.ts: the Record over OperationId makes a new
 // route fail the type check until it is described here.
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
-import { BASE_PATH, ROUTES } from '#shared/http/routes.ts';
+import { BASE_PATH, LIST_PAGE_MAX_AGE_SECONDS, ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { PAGE_SIZE } from '#shared/schemas.ts';
 import { jsonContent, schemaRef } from '#scripts/openapi/objects.ts';
@@ -17,13 +18,24 @@ import { DEPRECATION_HEADER_REFS, header } from '#scripts/openapi/response-heade
 
 const petContent = jsonContent(schemaRef('Pet'));
 
+/** '`limit`, `status` and `cursor`': the query parameters a cached page of listPets is keyed by. */
+const LIST_CACHE_KEY = (
+  API_METHODS.find((method) => method.operationId === 'listPets')?.cacheKeyQueryParameters ?? []
+)
+  .map((name) => `\`${name}\``)
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' and ');
+
 const OPERATIONS: Record<OperationId, Json> = {
   listPets: {
     summary: 'List animals',
     description:
       'Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link` header ' +
       'points at the next page; following it visits every animal that existed for the whole walk exactly ' +
-      'once. Unknown query parameters are ignored; a known one given twice is a 400.',
+      'once. Unknown query parameters are ignored; a known one given twice is a 400. On the production ' +
+      `server any page may be up to ${LIST_PAGE_MAX_AGE_SECONDS} seconds old (API Gateway caches it by ` +
+      `${LIST_CACHE_KEY}, for every API key alike): an animal just created may take that ` +
+      'long to appear in a list, a filtered one a moment longer; getPet reads it back at once.',
     parameters: parameterList('query', QUERY_PARAMETERS),
     responses: operationResponses(
       {

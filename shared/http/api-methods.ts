@@ -5,16 +5,31 @@ import type { ApiError } from '#shared/api-error.ts';
 import { methodNotAllowedError, unknownPathError } from '#shared/http/gateway-responses.ts';
 import { ALLOWED_METHODS, ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
+import type { ListPetsQuery } from '#shared/schemas.ts';
 
 /** API Gateway's catch-all resource: every path below the stage that no other resource matches. */
 export const CATCH_ALL_RESOURCE = '/{proxy+}';
 
-export type ApiMethod = { resource: string; httpMethod: string } & (
-  { operationId: OperationId; error?: undefined } | { operationId?: undefined; error: ApiError }
-);
+export type ApiMethod = {
+  resource: string;
+  httpMethod: string;
+  /**
+   * Set where a stage may answer the method from its cache: the query parameters the answer depends
+   * on, the whole cache key. Never the API key: the answer is the same for every caller.
+   */
+  cacheKeyQueryParameters?: readonly string[];
+} & ({ operationId: OperationId; error?: undefined } | { operationId?: undefined; error: ApiError });
+
+/** listPets' query parameters, each of them (the Record demands it): a cached page is keyed by all. */
+const LIST_PETS_QUERY: Record<keyof ListPetsQuery, true> = { limit: true, status: true, cursor: true };
 
 export const API_METHODS: ApiMethod[] = [
-  ...ROUTES.map(({ path, method, operationId }) => ({ resource: path, httpMethod: method, operationId })),
+  ...ROUTES.map(({ path, method, operationId }) => ({
+    resource: path,
+    httpMethod: method,
+    operationId,
+    ...(operationId === 'listPets' && { cacheKeyQueryParameters: Object.keys(LIST_PETS_QUERY) }),
+  })),
   // API Gateway picks ANY only when no method of the resource matches.
   ...Object.keys(ALLOWED_METHODS).map((path) => ({
     resource: path,

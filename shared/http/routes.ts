@@ -32,4 +32,11 @@ export const AUTHORIZER = {
   resultsCacheTtlSeconds: 300,
 } as const;
 
+/**
+ * How old a page of listPets may be: production answers `GET /pets` from API Gateway's stage cache
+ * (`listCache` in lib/stage-settings.ts, whose TTL may not exceed this), so a new pet may take this
+ * long to appear in a list. The contract states it (docs/api.md, the OpenAPI description).
+ */
+export const LIST_PAGE_MAX_AGE_SECONDS = 5;
+
 export const petLocation = (id: number) => `${BASE_PATH}/pets/${id}`;

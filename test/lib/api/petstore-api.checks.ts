@@ -1,8 +1,15 @@
 // The REST API (lib/api/petstore-api.ts): stage v1 and its logs, the TOKEN authorizer, the routes of
-// shared/http/routes.ts and the per-key usage plan.
+// shared/http/routes.ts, the per-key usage plan and production's cache of GET /pets.
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ALLOWED_METHODS, AUTHORIZER, ROUTES, STAGE_NAME } from '#shared/http/routes.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
+import {
+  ALLOWED_METHODS,
+  AUTHORIZER,
+  LIST_PAGE_MAX_AGE_SECONDS,
+  ROUTES,
+  STAGE_NAME,
+} from '#shared/http/routes.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { ROUTE_FUNCTION_IDS, liveAliasOf, methodAt, methodsByPath, ref } from '#test/lib/templates.ts';
@@ -23,18 +30,19 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       StageName: STAGE_NAME,
       RestApiId: ref(apiId),
       TracingEnabled: true,
-      MethodSettings: [
-        {
-          HttpMethod: '*',
-          ResourcePath: '/*',
-          ThrottlingRateLimit: settings.throttling.rateLimit,
-          ThrottlingBurstLimit: settings.throttling.burstLimit,
-          LoggingLevel: 'ERROR',
-          DataTraceEnabled: false,
-          MetricsEnabled: true,
-        },
-      ],
     });
+    // Every entry, the stage-wide one and any method's override, carries the stage's settings.
+    const methodSettings = apiStage.Properties.MethodSettings as Properties[];
+    expect(methodSettings).toContainEqual(expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*' }));
+    for (const entry of methodSettings) {
+      expect(entry).toMatchObject({
+        ThrottlingRateLimit: settings.throttling.rateLimit,
+        ThrottlingBurstLimit: settings.throttling.burstLimit,
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        MetricsEnabled: true,
+      });
+    }
     const accessLog = apiStage.Properties.AccessLogSetting as { DestinationArn: unknown; Format: string };
     expect(JSON.parse(accessLog.Format)).toMatchObject({
       requestId: '$context.requestId',
@@ -93,6 +101,73 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       const uri = JSON.stringify((method.Integration as Properties).Uri);
       expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, functionId))));
       expect(uri).not.toContain(`"${functionId}"`);
+    });
+  });
+
+  describe("the stage cache (production's only)", () => {
+    const methodSettings = apiStage.Properties.MethodSettings as Properties[];
+    const cachedSettings = methodSettings.filter((entry) => entry.CachingEnabled === true);
+    const keyed = methodsByPath(stage).filter(({ properties }) =>
+      Object.hasOwn((properties.Integration as Properties | undefined) ?? {}, 'CacheKeyParameters'),
+    );
+
+    test('is on in production only: a cluster costs by the hour, used or not', () => {
+      expect(settings.listCache !== undefined).toBe(name === 'production');
+    });
+
+    if (!settings.listCache) {
+      test('none: no cache cluster, no method cached, no cache key', () => {
+        expect(apiStage.Properties.CacheClusterEnabled).toBeUndefined();
+        expect(apiStage.Properties.CacheClusterSize).toBeUndefined();
+        expect(cachedSettings).toEqual([]);
+        expect(keyed).toEqual([]);
+      });
+      return;
+    }
+    const { ttlSeconds, clusterSizeGb } = settings.listCache;
+    const listQuery = defined(
+      API_METHODS.find((method) => method.operationId === 'listPets')?.cacheKeyQueryParameters,
+      "listPets' cache key",
+    );
+    const keyParameters = listQuery.map((name) => `method.request.querystring.${name}`);
+
+    test('a cache cluster of the settings size, a TTL within the contract bound', () => {
+      expect(apiStage.Properties).toMatchObject({
+        CacheClusterEnabled: true,
+        CacheClusterSize: clusterSizeGb,
+      });
+      expect(ttlSeconds).toBeGreaterThan(0);
+      expect(ttlSeconds).toBeLessThanOrEqual(LIST_PAGE_MAX_AGE_SECONDS);
+    });
+
+    test('caches GET /pets only, encrypted, for the TTL; stage-wide caching is off', () => {
+      expect(methodSettings.find((entry) => entry.ResourcePath === '/*')).toMatchObject({
+        CachingEnabled: false,
+      });
+      expect(cachedSettings).toEqual([
+        expect.objectContaining({
+          ResourcePath: '/~1pets',
+          HttpMethod: 'GET',
+          CacheTtlInSeconds: ttlSeconds,
+          CacheDataEncrypted: true,
+        }),
+      ]);
+    });
+
+    test('keys GET /pets by limit, status and cursor, none required, never by a header such as the key', () => {
+      expect([...listQuery].sort()).toEqual(['cursor', 'limit', 'status']);
+      const listPets = methodAt(stage, '/pets', 'GET');
+      expect(listPets.RequestParameters).toEqual(
+        Object.fromEntries(keyParameters.map((parameter) => [parameter, false])),
+      );
+      const cacheKey = (listPets.Integration as Properties).CacheKeyParameters as string[];
+      expect([...cacheKey].sort()).toEqual([...keyParameters].sort());
+      expect(cacheKey.filter((parameter) => !parameter.startsWith('method.request.querystring.'))).toEqual(
+        [],
+      );
+      // The key is not the authorizer's identity source, whatever case it is written in.
+      expect(JSON.stringify(cacheKey).toLowerCase()).not.toContain(AUTHORIZER.header.toLowerCase());
+      expect(keyed.map(({ path, httpMethod }) => `${httpMethod} ${path}`)).toEqual(['GET /pets']);
     });
   });
 

@@ -1,7 +1,7 @@
 // The local gateway's two sources agree: what `npm start` serves from the shared modules is what
 // the synthesized template tells API Gateway (methods, integrations, gateway responses, authorizer),
-// and the template's limits are each stage's settings; API Gateway invokes each function's `live`
-// alias, which it is allowed to.
+// and the template's limits and cache are each stage's settings; API Gateway invokes each function's
+// `live` alias, which it is allowed to.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { apiDefinitionFromModules } from '#local/api-gateway/definition.ts';
@@ -11,6 +11,9 @@ import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 import { gatewayAnswer } from '#local/api-gateway/gateway-responses.ts';
 import { projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { apiDefinitionFromTemplate } from '#local/cloud-assembly/template-api-definition.ts';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import type { StageName } from '#lib/stage-settings.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -75,6 +78,20 @@ describe.each([
     expect(template.methodThrottle).toEqual(methodThrottle);
     expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
   });
+
+  it("caches what the stage's settings cache: GET /pets by its query parameters, or nothing", () => {
+    const cached = template.methods.flatMap(({ resource, httpMethod, cache }) =>
+      cache ? [{ method: `${httpMethod} ${resource}`, ...cache }] : [],
+    );
+    const listCache = STAGE_SETTINGS[stage as StageName].listCache;
+    const keyParameters = API_METHODS.find(
+      (method) => method.operationId === 'listPets',
+    )?.cacheKeyQueryParameters?.map((name) => `method.request.querystring.${name}`);
+    expect(cached).toEqual(
+      listCache ? [{ method: 'GET /pets', ttlSeconds: listCache.ttlSeconds, keyParameters }] : [],
+    );
+    expect(modules.methods.filter((method) => method.cache)).toEqual([]);
+  });
 });
 
 describe("the gateway's own answers from the staging template", () => {
@@ -135,6 +152,23 @@ describe('a template the stage run refuses, as API Gateway would fail it', () =>
     });
     expect(withoutPermission).toThrow(
       /^API Gateway may not invoke GetPetLive\w+: no AWS::Lambda::Permission allows it$/,
+    );
+  });
+
+  it('a cache key naming a parameter the method does not declare', () => {
+    const withCache = structuredClone(templateOf('production'));
+    const [listPets] = Object.values(withCache.Resources).filter(
+      (resource) =>
+        resource.Type === 'AWS::ApiGateway::Method' &&
+        (resource.Properties?.Integration as { CacheKeyParameters?: unknown } | undefined)
+          ?.CacheKeyParameters,
+    );
+    if (!listPets?.Properties) throw new Error("production's template caches no method");
+    (listPets.Properties.Integration as { CacheKeyParameters: string[] }).CacheKeyParameters.push(
+      'method.request.header.Authorization',
+    );
+    expect(() => apiDefinitionFromTemplate(createTemplateReader(withCache))).toThrow(
+      /^GET \/pets cannot be cached by method\.request\.header\.Authorization: /,
     );
   });
 

@@ -1,0 +1,99 @@
+// Production's stage cache of GET /pets, as a client of `npm run start:stage -- production` sees it: a
+// pet created after a page was read is missing from that page until its TTL is over, another `limit`
+// is another entry, and getPet reads the pet at once. The one stand-in: a copy of the assembly whose
+// production template has a TTL short enough to wait out (the real one is the template checks' part).
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
+import type { Pet } from '#shared/schemas.ts';
+import { httpClient } from '#test/support/http.ts';
+import type { HttpResponse } from '#test/support/http.ts';
+import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
+import type { ScriptRun } from '#test/support/process.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
+
+/** Long enough for a read, a create and a read again; short enough to wait out. */
+const TTL_SECONDS = 2;
+
+const copyDir = mkdtempSync(join(tmpdir(), 'petstore-list-cache-'));
+const apiKey = `psk_list_cache_${randomUUID()}`;
+let stage: ScriptRun | undefined;
+let request: ReturnType<typeof httpClient>;
+
+/** cdk.out copied, its production stage's cached methods given the short TTL. */
+function assemblyWithShortTtl(): string {
+  cpSync(join(REPO_ROOT, 'cdk.out'), copyDir, { recursive: true });
+  const stageDir = join(copyDir, 'assembly-Production');
+  const templateFile = join(
+    stageDir,
+    readdirSync(stageDir).find((name) => name.endsWith('.template.json')) ?? '',
+  );
+  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CloudTemplate;
+  const shortened = Object.values(template.Resources)
+    .filter((resource) => resource.Type === 'AWS::ApiGateway::Stage')
+    .flatMap((resource) => (resource.Properties?.MethodSettings ?? []) as Record<string, unknown>[])
+    .filter((setting) => setting.CachingEnabled === true);
+  if (shortened.length !== 1) throw new Error('the production template caches no method, or several');
+  for (const setting of shortened) setting.CacheTtlInSeconds = TTL_SECONDS;
+  writeFileSync(templateFile, JSON.stringify(template));
+  return copyDir;
+}
+
+beforeAll(async () => {
+  stage = runScript('local/start-stage.ts', ['production', '--assembly', assemblyWithShortTtl()], {
+    PORT: '0',
+    PETSTORE_API_KEY: apiKey,
+  });
+  request = httpClient({ url: await bannerUrl(stage), apiKey });
+}, 60_000);
+
+afterAll(async () => {
+  if (stage) {
+    // SIGTERM lets the stage run stop its function instances; SIGKILL would leave them behind.
+    stage.child.kill('SIGTERM');
+    await Promise.race([stage.exited, sleep(5_000, undefined, { ref: false })]);
+  }
+  killScripts();
+  rmSync(copyDir, { recursive: true, force: true });
+});
+
+const petsOf = (response: HttpResponse) => {
+  expect(response.status).toBe(200);
+  return response.json as Pet[];
+};
+
+const create = async (name: string) => {
+  const created = await request('/v1/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: `${name} ${randomUUID()}`, categoryId: 1 }),
+  });
+  expect(created.status).toBe(201);
+  return created.json as Pet;
+};
+
+it('lists a new pet on a page read before it only once the TTL is over; getPet reads it at once', async () => {
+  // Both functions started (cold) first, so that what follows the first read takes well under the TTL.
+  await create('Warm-up');
+  petsOf(await request('/v1/pets?limit=1'));
+
+  const before = petsOf(await request('/v1/pets?limit=100'));
+  // The page was cached before its answer came: it expires a TTL after that at the latest.
+  const cachedBy = Date.now();
+  const pet = await create('Fresh');
+  const cached = petsOf(await request('/v1/pets?limit=100'));
+  const anotherEntry = petsOf(await request('/v1/pets?limit=99'));
+  const read = await request(`/v1/pets/${pet.id}`);
+  expect(Date.now() - cachedBy).toBeLessThan(TTL_SECONDS * 1000);
+
+  expect(cached).toEqual(before);
+  expect(cached).not.toContainEqual(pet);
+  expect(anotherEntry).toContainEqual(pet);
+  expect(read.json).toEqual(pet);
+
+  await sleep(cachedBy + TTL_SECONDS * 1000 - Date.now());
+  expect(petsOf(await request('/v1/pets?limit=100'))).toContainEqual(pet);
+});
