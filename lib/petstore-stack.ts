@@ -69,6 +69,11 @@ export class PetstoreStack extends Stack {
       routeFunctions: mapFunctions(routes, ({ alias }) => alias),
       authorizerFunction: authorizer.alias,
     });
+    // A repeated cache key parameter must not reach the cache: the web ACL answers it first.
+    if (settings.listCache && !settings.firewall)
+      throw new Error(
+        `${settings.name}: listCache needs the firewall, whose rules keep repeated parameters out of it`,
+      );
     if (settings.firewall) {
       this.firewall = new PetstoreFirewall(this, 'Firewall', {
         settings,

@@ -68,6 +68,13 @@ export const serviceUnavailable = (message?: string) =>
 /** A body with a thousand unknown fields gets a message of a readable length. */
 const MAX_MESSAGES_SHOWN = 10;
 
+/**
+ * A repeated query parameter is ambiguous. Production's web ACL gives this same answer before API
+ * Gateway's cache could keep it under one of the values (lib/api/petstore-firewall.ts).
+ */
+export const repeatedQueryParameterError = (name: string) =>
+  new ApiError('validation_error', `${name}: must be given at most once`);
+
 /** Formats zod issues as the contract's messages, each naming its field: `limit: must be ...`. */
 export function validationError(where: string, error: $ZodError): ApiError {
   const messages = error.issues.flatMap((issue) => {

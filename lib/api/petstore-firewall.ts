@@ -1,11 +1,15 @@
 // The stage's web ACL (AWS WAF), in front of API Gateway: AWS's managed core rule set and known bad
-// inputs, and a limit per client IP address. A blocked request gets the contract's Error object,
-// 403 `forbidden`, with the body and headers of API Gateway's WAF_FILTERED response.
+// inputs, a limit per client IP address (blocked: 403 `forbidden`, API Gateway's WAF_FILTERED body and
+// headers), and a cached method's repeated key parameter, answered with the function's own 400 before
+// the stage cache could keep that answer under one of the values for every caller of that value.
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
+import { repeatedQueryParameterError } from '#shared/api-error.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { gatewayResponseOf } from '#shared/http/gateway-responses.ts';
+import { BASE_PATH } from '#shared/http/routes.ts';
 
 type ManagedRuleGroup = {
   name: string;
@@ -25,6 +29,14 @@ const MANAGED_RULE_GROUPS: ManagedRuleGroup[] = [
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', labels: 'awswaf:managed:aws:known-bad-inputs:' },
 ];
 const BLOCKED_BODY_KEY = 'forbidden';
+
+/** Each cached method's key parameters: the stage cache keys on one value of each. */
+const CACHE_KEY_PARAMETERS = API_METHODS.flatMap(({ httpMethod, resource, cacheKeyQueryParameters = [] }) =>
+  cacheKeyQueryParameters.map((name) => ({ httpMethod, path: `${BASE_PATH}${resource}`, name })),
+);
+
+/** `name` twice in a URL-decoded query string, each time with a value or without. */
+export const repeatedParameterPattern = (name: string) => `(^|&)${name}(=[^&]*)?&(.*&)?${name}(=|&|$)`;
 /** WAF's window for counting requests per IP address. */
 const RATE_WINDOW_SECONDS = 300;
 
@@ -51,24 +63,63 @@ export class PetstoreFirewall extends Construct {
     });
     const blocked = gatewayResponseOf('WAF_FILTERED');
     const { 'Content-Type': _contentType, ...headers } = blocked.headers;
+    const responseHeaders = Object.entries(headers).map(([header, value]) => ({ name: header, value }));
     const block: CfnWebACL.RuleActionProperty = {
       block: {
         customResponse: {
           responseCode: blocked.body.status,
           customResponseBodyKey: BLOCKED_BODY_KEY,
-          responseHeaders: Object.entries(headers).map(([header, value]) => ({ name: header, value })),
+          responseHeaders,
         },
       },
     };
+    const repeated = CACHE_KEY_PARAMETERS.map(({ httpMethod, path, name }, index) => {
+      const error = repeatedQueryParameterError(name);
+      return {
+        body: {
+          [`repeated-${name}`]: { contentType: 'APPLICATION_JSON', content: JSON.stringify(error.toBody()) },
+        },
+        rule: {
+          name: `Repeated-${name}`,
+          priority: MANAGED_RULE_GROUPS.length + 2 + index,
+          statement: {
+            andStatement: {
+              statements: [
+                exactly({ method: {} }, httpMethod),
+                exactly({ uriPath: {} }, path),
+                {
+                  regexMatchStatement: {
+                    fieldToMatch: { queryString: {} },
+                    regexString: repeatedParameterPattern(name),
+                    textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+                  },
+                },
+              ],
+            },
+          },
+          action: {
+            block: {
+              customResponse: {
+                responseCode: error.status,
+                customResponseBodyKey: `repeated-${name}`,
+                responseHeaders,
+              },
+            },
+          },
+          visibilityConfig: visibility(`repeated-${name}`),
+        },
+      };
+    });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       // WAF's pattern for descriptions has no parentheses.
-      description: `Pet store API, ${settings.name} stage: AWS managed rules and a limit per IP address`,
+      description: `Pet store API, ${settings.name} stage: AWS managed rules, a limit per IP address, no repeated cache keys`,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('all'),
-      customResponseBodies: {
-        [BLOCKED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify(blocked.body) },
-      },
+      customResponseBodies: Object.assign(
+        { [BLOCKED_BODY_KEY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify(blocked.body) } },
+        ...repeated.map(({ body }) => body),
+      ),
       rules: [
         {
           name: 'RequestsPerIp',
@@ -101,6 +152,7 @@ export class PetstoreFirewall extends Construct {
           action: block,
           visibilityConfig: visibility('managed-rule-matches'),
         },
+        ...repeated.map(({ rule }) => rule),
       ],
     });
 
@@ -110,6 +162,18 @@ export class PetstoreFirewall extends Construct {
     });
   }
 }
+
+const exactly = (
+  fieldToMatch: CfnWebACL.FieldToMatchProperty,
+  value: string,
+): CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch,
+    positionalConstraint: 'EXACTLY',
+    searchString: value,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+});
 
 const labelMatch = (key: string, scope: 'NAMESPACE' | 'LABEL'): CfnWebACL.StatementProperty => ({
   labelMatchStatement: { key, scope },

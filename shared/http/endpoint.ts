@@ -4,7 +4,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { ApiError, validationError } from '#shared/api-error.ts';
+import { repeatedQueryParameterError, validationError } from '#shared/api-error.ts';
 import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 import type { HeaderMap } from '#shared/http/json-response.ts';
@@ -35,7 +35,7 @@ function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodMiniObj
   const parameters: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
     const values = event.multiValueQueryStringParameters?.[name] ?? [];
-    if (values.length > 1) throw new ApiError('validation_error', `${name}: must be given at most once`);
+    if (values.length > 1) throw repeatedQueryParameterError(name);
     const value = event.queryStringParameters?.[name];
     if (value !== undefined) parameters[name] = value;
   }

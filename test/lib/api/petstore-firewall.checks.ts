@@ -1,11 +1,15 @@
 // The web ACL in front of production (lib/api/petstore-firewall.ts): AWS's managed core rule set and
 // known bad inputs, a limit per client IP, every block answered with the contract's Error object
-// (403 forbidden) through a WAF custom response, and the association with stage v1. Staging has none.
+// (403 forbidden) through a WAF custom response, a repeated key parameter of the cached list answered
+// 400 as the function would, and the association with stage v1. Staging has none.
 import { describe, expect, test } from '@jest/globals';
-import { ErrorBody } from '#shared/api-error.ts';
+import { repeatedParameterPattern } from '#lib/api/petstore-firewall.ts';
+import { PetstoreStack } from '#lib/petstore-stack.ts';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { ErrorBody, repeatedQueryParameterError } from '#shared/api-error.ts';
 import { gatewayResponseOf } from '#shared/http/gateway-responses.ts';
 import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
-import { synthesized } from '#test/lib/synthesize.ts';
+import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties } from '#test/lib/synthesize.ts';
 import { arnOf, ref } from '#test/lib/templates.ts';
 
@@ -39,8 +43,11 @@ describe('the production stack', () => {
       'AWSManagedRulesCommonRuleSet',
       'AWSManagedRulesKnownBadInputsRuleSet',
       'BlockManagedRuleMatches',
+      'Repeated-limit',
+      'Repeated-status',
+      'Repeated-cursor',
     ]);
-    expect(rules.map(({ Priority }) => Priority)).toEqual([0, 1, 2, 3]);
+    expect(rules.map(({ Priority }) => Priority)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   test("a limit per client IP address, over WAF's 5 minutes, from the stage settings", () => {
@@ -88,7 +95,7 @@ describe('the production stack', () => {
       string,
       { ContentType: string; Content: string }
     >;
-    const blocking = rules.filter((candidate) => candidate.Action);
+    const blocking = rules.filter((candidate) => candidate.Action && !candidate.Name.startsWith('Repeated-'));
     expect(blocking.map(({ Name }) => Name)).toEqual(['RequestsPerIp', 'BlockManagedRuleMatches']);
     for (const { Action } of blocking) {
       const response = Action?.Block?.CustomResponse ?? {};
@@ -106,6 +113,65 @@ describe('the production stack', () => {
     }
   });
 
+  describe("a cached method's key parameter given twice: the function's own 400, before the cache", () => {
+    const bodies = webAcl.Properties.CustomResponseBodies as Record<string, { Content: string }>;
+
+    test.each(['limit', 'status', 'cursor'])('%s', (name) => {
+      const { Statement, Action } = rule(`Repeated-${name}`);
+      const exactly = (field: Properties, value: string) => ({
+        ByteMatchStatement: {
+          FieldToMatch: field,
+          PositionalConstraint: 'EXACTLY',
+          SearchString: value,
+          TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+        },
+      });
+      expect(Statement).toEqual({
+        AndStatement: {
+          Statements: [
+            exactly({ Method: {} }, 'GET'),
+            exactly({ UriPath: {} }, '/v1/pets'),
+            {
+              RegexMatchStatement: {
+                FieldToMatch: { QueryString: {} },
+                RegexString: repeatedParameterPattern(name),
+                TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+              },
+            },
+          ],
+        },
+      });
+      const response = Action?.Block?.CustomResponse ?? {};
+      expect(response.ResponseCode).toBe(400);
+      const body = JSON.parse(bodies[String(response.CustomResponseBodyKey)]?.Content ?? '');
+      expect(body).toEqual(repeatedQueryParameterError(name).toBody());
+      expect(body).toEqual({
+        code: 'validation_error',
+        message: `${name}: must be given at most once`,
+        status: 400,
+      });
+    });
+
+    test('the pattern finds a name twice in a decoded query string, with or without values', () => {
+      const repeats = (query: string) => new RegExp(repeatedParameterPattern('limit')).test(query);
+      for (const query of [
+        'limit=1&limit=2',
+        'limit=1&x=y&limit=1',
+        'status=sold&limit&limit=2',
+        'limit=&limit',
+      ])
+        expect(repeats(query)).toBe(true);
+      for (const query of [
+        'limit=1',
+        'limit=1&status=sold',
+        'sublimit=1&limit=2',
+        'limit=1&limited=2',
+        'limits=1&limit=2',
+      ])
+        expect(repeats(query)).toBe(false);
+    });
+  });
+
   test('the web ACL is associated with stage v1 of the API', () => {
     const [, association] = stage.only('AWS::WAFv2::WebACLAssociation');
     const [apiId] = stage.only('AWS::ApiGateway::RestApi');
@@ -115,6 +181,14 @@ describe('the production stack', () => {
     expect(resourceArn).toContain(JSON.stringify(ref(apiId)));
     expect(resourceArn).toContain(`"/stages/",${JSON.stringify(ref(stageId))}`);
   });
+});
+
+test('a stage with the list cache but no firewall is refused: repeated parameters would reach the cache', () => {
+  const app = appWithFlags({ 'aws:cdk:bundling-stacks': [] });
+  const { firewall: _firewall, ...settings } = STAGE_SETTINGS.production;
+  expect(() => new PetstoreStack(app, 'CachedWithoutFirewall', { settings })).toThrow(
+    'production: listCache needs the firewall',
+  );
 });
 
 describe('the staging stack', () => {
