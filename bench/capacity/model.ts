@@ -31,14 +31,29 @@ export type KeyLoad = {
 export const keyName = (load: { index?: string; partition: string }) =>
   load.index ? `${load.index}: ${load.partition}` : load.partition;
 
-/** Each partition key's units per second when the sample's requests arrive at `rate` per second. */
-export function loadAt({ requests, size }: Sample, rate: number): KeyLoad[] {
+/** The share of each request's kind that gets past its cache when the sample runs at `rate`. */
+function missRatios({ requests, size }: Sample, rate: number) {
   const perRequest = rate / size;
   const cachedRates = new Map<string, number>();
   for (const { cache, count } of requests)
     if (cache) cachedRates.set(cache.key, (cachedRates.get(cache.key) ?? 0) + count * perRequest);
-  const missRatio = (cache: RecordedRequest['cache']) =>
+  return (cache: RecordedRequest['cache']) =>
     cache ? 1 / (1 + (cachedRates.get(cache.key) ?? 0) * cache.ttlSeconds) : 1;
+}
+
+/** Of one operation's requests at `rate`, the share its cache does not answer (1 without a cache). */
+export function missShare(sample: Sample, rate: number, operation: string): number {
+  const missRatio = missRatios(sample, rate);
+  const own = sample.requests.filter((request) => request.operation === operation);
+  const count = own.reduce((sum, request) => sum + request.count, 0);
+  return own.reduce((sum, request) => sum + request.count * missRatio(request.cache), 0) / Math.max(1, count);
+}
+
+/** Each partition key's units per second when the sample's requests arrive at `rate` per second. */
+export function loadAt(sample: Sample, rate: number): KeyLoad[] {
+  const { requests, size } = sample;
+  const perRequest = rate / size;
+  const missRatio = missRatios(sample, rate);
 
   const loads = new Map<string, KeyLoad>();
   for (const request of requests) {

@@ -4,6 +4,7 @@ import { PARTITION_LIMITS, ceilingOf, keyName, loadAt, operationSample } from '#
 import type { KeyLoad, Sample } from '#bench/capacity/model.ts';
 import { TARGET } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
+import type { CostAtRate } from '#bench/capacity/cost.ts';
 
 /**
  * What a key is, whatever its shard or record: keys of one kind share the load alike, so the hottest
@@ -28,6 +29,8 @@ export type CapacityFindings = {
   /** Each operation alone: its own rate when its hottest key reaches the limit. */
   operations: Record<string, { rate: number; key: string }>;
   queriesPerListPage: { sample: Spread; walks: Spread };
+  /** What the mix costs at the target rate, at production's memory size (bench/capacity/cost.ts). */
+  cost?: CostAtRate;
 };
 
 const figures = (load: KeyLoad): KeyFigures => ({
@@ -123,6 +126,14 @@ export function describeFindings(found: CapacityFindings): string {
       ]),
     ),
     '',
+    ...(found.cost
+      ? [
+          `Cost at the target, at ${found.cost.memoryMb} MB: $${whole(found.cost.perHour)} an hour, ` +
+            `$${whole(found.cost.perMonth)} a month (list prices of bench/cost.ts, API Gateway's first tier; ` +
+            `the stage cache answers ${percent(found.cost.listCacheHits)} of lists).`,
+          '',
+        ]
+      : []),
     `DynamoDB Queries per list page: at most ${found.queriesPerListPage.sample.max}, ` +
       `${found.queriesPerListPage.sample.average.toFixed(2)} on average in the sample; at most ` +
       `${found.queriesPerListPage.walks.max}, ${found.queriesPerListPage.walks.average.toFixed(2)} on average ` +

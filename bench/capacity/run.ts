@@ -11,6 +11,8 @@ import { DEFAULT_MIX, TARGET } from '#bench/capacity/mix.ts';
 import { describeFindings, findings, meetsTarget } from '#bench/capacity/report.ts';
 import type { CapacityFindings } from '#bench/capacity/report.ts';
 import { runWorkload } from '#bench/capacity/workload.ts';
+import { costAtRate } from '#bench/capacity/cost.ts';
+import { missShare, operationSample } from '#bench/capacity/model.ts';
 
 const RESULTS_FILE = new URL('results.json', import.meta.url);
 /** What the layout is, in a line: kept with the findings, since the layout is what they measure. */
@@ -69,6 +71,21 @@ const found = findings(
     listCacheSeconds: listCacheSeconds ?? null,
   },
   workload.queriesPerPage,
+);
+const shareOf = (operation: string) =>
+  operationSample(workload.sample, operation).size / workload.sample.size;
+found.cost = await costAtRate(
+  found.target.rate,
+  {
+    listPets: shareOf('listPets'),
+    getPet: shareOf('getPet'),
+    createPet: shareOf('createPet'),
+    idempotencyKey: mix.create.idempotencyKey,
+  },
+  {
+    memoryMb: STAGE_SETTINGS.production.functionMemoryMb,
+    listCacheHits: 1 - missShare(workload.sample, found.target.rate, 'listPets'),
+  },
 );
 const results = JSON.parse(await readFile(RESULTS_FILE, 'utf8').catch(() => '{}')) as Results;
 results[slot] = found;

@@ -1,7 +1,7 @@
 // The capacity model's arithmetic on hand-made samples: units per key scaled to a rate, the ceiling
 // and the key that sets it, and caches that let a key's misses, not its requests, reach DynamoDB.
 import { describe, expect, test } from '@jest/globals';
-import { ceilingOf, loadAt, operationSample } from '#bench/capacity/model.ts';
+import { ceilingOf, loadAt, missShare, operationSample } from '#bench/capacity/model.ts';
 import type { RecordedRequest, Sample } from '#bench/capacity/model.ts';
 import type { TraceEntry } from '#bench/capacity/units.ts';
 
@@ -70,6 +70,19 @@ describe('caches', () => {
     };
     // 100 requests a second on one cache key: a miss, then 5 s of hits.
     expect(loadAt(cached, 100)[0]?.readUnits).toBeCloseTo(100 / (1 + 100 * 5), 6);
+  });
+
+  test("an operation's miss share: its cached requests' misses over all its requests", () => {
+    const lists: Sample = {
+      size: 2,
+      requests: [
+        request('listPets', [get('PET')], { cache: { key: 'page one', ttlSeconds: 5 } }),
+        request('listPets', [get('PET')]),
+      ],
+    };
+    // At 2 requests/s: 1 a second on the cached key misses 1 / (1 + 1 * 5); the other always misses.
+    expect(missShare(lists, 2, 'listPets')).toBeCloseTo((1 / 6 + 1) / 2, 6);
+    expect(missShare(lists, 2, 'getPet')).toBe(0);
   });
 
   test('a request that stands for many (one authorizer call per key) counts as many', () => {
