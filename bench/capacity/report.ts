@@ -95,7 +95,10 @@ function hottestOfEachKind(loads: KeyFigures[]): KeyFigures[] {
 
 const whole = (value: number) =>
   Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'unbounded';
-const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
+const percent = (share: number) =>
+  `${(share * 100).toFixed(share < 0.1 || (share > 0.99 && share < 1) ? 1 : 0)}%`;
+/** A record's key names a SHA-256: the first characters tell keys apart well enough in a table. */
+const shortened = (key: string) => (key.length > 48 ? `${key.slice(0, 47)}…` : key);
 const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
@@ -111,7 +114,12 @@ export function describeFindings(found: CapacityFindings): string {
     '',
     table(
       ['Partition key', 'Read units/s', 'Write units/s', 'Share of its limit'],
-      target.hottest.map((key) => [key.key, whole(key.readUnits), whole(key.writeUnits), percent(key.share)]),
+      hottestOfEachKind(target.hottest).map((key) => [
+        shortened(key.key),
+        whole(key.readUnits),
+        whole(key.writeUnits),
+        percent(key.share),
+      ]),
     ),
     '',
     `Ceiling of the mix: ${whole(ceiling.rate)} requests/s (${whole(ceiling.createsPerSecond)} creates/s, ` +
