@@ -1,8 +1,7 @@
-// PetStore on the single table: pets are sharded by id range (table.ts), each shard a partition
-// ordered by id, and again in its status partition of the byStatus GSI. get is one GetItem on the
-// key the id gives; list walks the shards in order, reading limit + 1 items (the extra one only to
-// know where the next page starts): one Query, a second where a page crosses into the next shard.
-// Shards no block of ids has reached yet hold no pet: the walk stops before them.
+// PetStore on the single table: pets sharded by id range (table.ts), each shard a partition ordered
+// by id, and again in its status partition of the byStatus GSI. get is one GetItem on the key the id
+// gives; list walks the shards in order, reading limit + 1 items: one Query, a second where the page
+// reaches the next shard. Shards no block of ids has reached yet hold no pet: the walk stops there.
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { Pet } from '#shared/schemas.ts';
 import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
