@@ -10,6 +10,10 @@ import { seedTable } from '#local/dynamodb/seed-pets.ts';
 import { explainStartError, readStartSettings } from '#local/settings.ts';
 import type { StartSettings } from '#local/settings.ts';
 import { tableCursorSecret } from '#local/dynamodb/cursor-secret.ts';
+import { COUNTER_PARTITION, TABLE_KEY } from '#shared/store/table.ts';
+
+/** The id counter of the layout before pets were sharded: its pets are under keys no longer read. */
+const UNSHARDED_COUNTER = { [TABLE_KEY.partitionKey]: COUNTER_PARTITION, [TABLE_KEY.sortKey]: 'PET_ID' };
 
 async function openData(settings: StartSettings, log: (line: string) => void) {
   const dynamoDb = await openLocalDynamoDb(settings);
@@ -25,6 +29,11 @@ async function openData(settings: StartSettings, log: (line: string) => void) {
       given: settings.apiKey,
       keyFile: settings.dataDir && localApiKeyFile(settings.dataDir, dynamoDb.tableName),
     });
+    if (await table.get(UNSHARDED_COUNTER))
+      throw new LocalSetupError(
+        `Table ${dynamoDb.tableName} has the layout from before pets were sharded: empty it ` +
+          '(npm run reset -- <dir> for a data directory) or name another table.',
+      );
     await seedTable(table, settings.seed, log);
     return { dynamoDb, cursorSecret, apiKey };
   } catch (error) {

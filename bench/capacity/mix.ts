@@ -1,6 +1,7 @@
 // The workload the capacity model runs, written down: which operations, how lists page and filter,
 // how many creates carry an Idempotency-Key, and how unevenly the API keys share the traffic. The
 // plan it draws is the same for the same seed, so two runs measure the same requests.
+import { seededRandom } from '#local/dynamodb/seed-pets.ts';
 import type { PetStatus } from '#shared/schemas.ts';
 
 export type Mix = {
@@ -47,18 +48,6 @@ export type PlannedRequest = { apiKey: number } & (
   | { operation: 'getPet' }
   | { operation: 'createPet'; status: PetStatus; idempotencyKey: boolean }
 );
-
-/** mulberry32: a small seeded generator, so that a plan can be drawn again. */
-export function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Picks from weighted choices with one draw in [0, 1). */
 function weighted<T extends string>(weights: Record<T, number>, draw: number): T {

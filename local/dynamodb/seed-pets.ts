@@ -65,7 +65,7 @@ const STATUS_WEIGHTS: [PetStatus, number][] = [
 ];
 
 /** mulberry32: a tiny seeded generator, so a seed of n gives the same pets on every machine. */
-function seededRandom(seed: number) {
+export function seededRandom(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath as fileUrlToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { bannerUrl as baseUrl, killScripts, runScript } from '#test/support/process.ts';
 
 const start = (env: Record<string, string>) => runScript('local/start.ts', [], env);
@@ -180,6 +181,25 @@ describe('npm start', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('stops with one line on a table of the layout from before pets were sharded', async () => {
+    const tableName = `petstore-unsharded-${Date.now()}`;
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+    const old = await openLocalDynamoDb({ endpoint, tableName });
+    await old.table.putIfAbsent({ pk: 'COUNTER', sk: 'PET_ID', value: 50 });
+    await old.close();
+    const server = start({
+      PORT: '0',
+      PETSTORE_API_KEY: 'k_test',
+      PETSTORE_TABLE_NAME: tableName,
+      AWS_ENDPOINT_URL_DYNAMODB: endpoint ?? '',
+    });
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toBe(
+      `petstore: Table ${tableName} has the layout from before pets were sharded: empty it ` +
+        '(npm run reset -- <dir> for a data directory) or name another table.',
+    );
   });
 
   it('keeps data across restarts with PETSTORE_DATA_DIR', async () => {
