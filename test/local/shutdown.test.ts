@@ -1,7 +1,7 @@
 // Stopping the servers while keep-alive clients keep sending: a SIGTERM from a process manager, Ctrl-C
 // in a terminal (SIGINT to the whole process group, the stage run's function instances included), and
 // a process manager that stops npm instead of the server. Every request that reaches a server is
-// answered in full, none with a 5xx; a client meets a refused connection, never a reset; the server exits 0.
+// answered in full, none with a 5xx; a client's next connection finds the server gone; it exits 0.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { DRAIN_LINGER_MS } from '#local/server/connections.ts';
@@ -60,8 +60,10 @@ function expectCleanDrain({ outcomes, signalledAt }: { outcomes: Outcome[][]; si
   for (const client of outcomes) {
     const last = client.at(-1);
     const answers = client.slice(0, -1);
-    // Each client's last request found the server gone: its new connection was refused.
-    expect(last).toMatchObject({ error: 'ECONNREFUSED' });
+    // Each client's last request found the server gone: its new connection was refused, or reset by
+    // the kernel when it was still in the listener's backlog as the listener closed (never accepted,
+    // so never read: the answers before it are complete, below).
+    expect(['ECONNREFUSED', 'ECONNRESET']).toContain(last && 'error' in last ? last.error : 'an answer');
     for (const answer of answers)
       expect(answer).toEqual({
         status: expect.any(Number),
@@ -72,8 +74,10 @@ function expectCleanDrain({ outcomes, signalledAt }: { outcomes: Outcome[][]; si
     // The answer before the refusal told the client the connection was closing, unless the client
     // sent nothing more within the drain's linger: then the server closed the idle connection (a
     // FIN, never a reset) and the next request needed a new one.
+    // An answer to a request sent before the signal may still say keep-alive.
     const lingered = (last?.sentAt ?? 0) - signalledAt >= DRAIN_LINGER_MS;
-    if (!lingered) expect(answers.at(-1)).toMatchObject({ connection: 'close' });
+    const answeredInDrain = (answers.at(-1)?.sentAt ?? 0) >= signalledAt;
+    if (!lingered && answeredInDrain) expect(answers.at(-1)).toMatchObject({ connection: 'close' });
   }
 }
 
