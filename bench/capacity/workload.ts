@@ -39,9 +39,13 @@ export type Workload = {
   queriesPerPage: { sample: number[]; walks: number[] };
 };
 
+/** The request as the authorizer lets it through for `key`: its own bearer token and principal. */
 const withKey = (request: ProxyRequest, key: IssuedApiKey): ProxyRequest => ({
   ...request,
-  headers: [[AUTHORIZER.header, `Bearer ${key.key}`], ...(request.headers ?? []).slice(1)],
+  headers: [
+    [AUTHORIZER.header, `Bearer ${key.key}`],
+    ...(request.headers ?? []).filter(([name]) => name !== AUTHORIZER.header),
+  ],
   authorizer: { principalId: key.id, apiKeyId: key.id },
 });
 

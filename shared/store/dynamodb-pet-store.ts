@@ -27,7 +27,9 @@ export function createDynamoDbPetStore(
    * have. The first shard is always read; past the known ones, the counter is read again.
    */
   let shardsReached = 1;
-  const reached = (blocks: number) => (shardsReached = Math.max(shardsReached, Math.min(shards, blocks)));
+  const reached = (blocks: number) => {
+    shardsReached = Math.max(shardsReached, Math.min(shards, blocks));
+  };
   async function reachedShard(shard: number): Promise<boolean> {
     if (shard >= shardsReached && shardsReached < shards) reached(await leasedBlocks(table));
     return shard < shardsReached;
