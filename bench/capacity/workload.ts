@@ -20,6 +20,7 @@ import type { Pet, PetStatus } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { tokenEvent } from '#bench/processes/events.ts';
+import { nextPageQuery } from '#bench/dynamodb/usage.ts';
 import { planRequests } from '#bench/capacity/mix.ts';
 import type { Mix, PlannedRequest } from '#bench/capacity/mix.ts';
 import type { RecordedRequest, Sample } from '#bench/capacity/model.ts';
@@ -48,9 +49,6 @@ const withKey = (request: ProxyRequest, key: IssuedApiKey): ProxyRequest => ({
   ],
   authorizer: { principalId: key.id, apiKeyId: key.id },
 });
-
-/** The next page's query string from a listPets answer's Link header. */
-const nextQuery = (link: string | undefined) => /<[^?]*\?([^>]*)>/.exec(link ?? '')?.[1];
 
 const listQuery = (limit: number, status?: PetStatus) =>
   new URLSearchParams({ limit: String(limit), ...(status && { status }) }).toString();
@@ -101,7 +99,7 @@ export async function runWorkload({
       if (answer.status !== 200) throw new Error(`listPets answered ${answer.status}: ${answer.text}`);
       const entries = recorder.take();
       const queries = entries.filter((entry) => entry.operation === 'Query').length;
-      return { next: nextQuery(answer.headers.Link), entries, queries };
+      return { next: nextPageQuery(answer.headers.Link), entries, queries };
     }
     const laterPages = new Map<string, string[]>();
     const walks: number[] = [];

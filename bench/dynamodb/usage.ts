@@ -14,6 +14,9 @@ import { LIST_QUERY, NEW_PET, tokenEvent } from '#bench/processes/events.ts';
 import { SEEDED_PETS } from '#bench/dynamodb/fixture.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
 
+/** The next page's query string, from a listPets answer's Link header; none on the last page. */
+export const nextPageQuery = (link: string | undefined) => /<[^?]*\?([^>]*)>/.exec(link ?? '')?.[1];
+
 /** A walk through every pet, page by page, at the default page size. */
 export const WALK_OPERATION = 'listPets, every page of a walk';
 const WALK_PAGE_SIZE = 20;
@@ -105,7 +108,7 @@ function usageCases(fixture: Fixture): UsageCase[] {
       expectedStatus: 200,
       call: async () => {
         const answer = await invoke(listPets, listPetsRequest(walkQuery));
-        walkQuery = /<[^?]*\?([^>]*)>/.exec(answer.headers.Link ?? '')?.[1] ?? firstWalkQuery;
+        walkQuery = nextPageQuery(answer.headers.Link) ?? firstWalkQuery;
         return answer.status;
       },
     },

@@ -20,14 +20,17 @@ export type CacheKeyRequest = {
 };
 
 /**
- * A parameter's value in the request, undefined when absent. A repeated header takes its last value,
+ * A parameter's values in the request, none when absent. A repeated header counts as its last value,
  * as in the proxy event's single-value map (API Gateway does not document it).
  */
-function parameterValue(parameter: string, request: CacheKeyRequest): string | undefined {
+function parameterValues(parameter: string, request: CacheKeyRequest): string[] {
   const [, , location, name = ''] = parameter.split('.');
-  if (location === 'querystring') return new URLSearchParams(request.query).getAll(name).at(-1);
-  if (location === 'path') return request.pathParameters[name];
-  return request.headers.findLast(([header]) => header.toLowerCase() === name.toLowerCase())?.[1];
+  if (location === 'querystring') return new URLSearchParams(request.query).getAll(name);
+  const value =
+    location === 'path'
+      ? request.pathParameters[name]
+      : request.headers.findLast(([header]) => header.toLowerCase() === name.toLowerCase())?.[1];
+  return value === undefined ? [] : [value];
 }
 
 /**
@@ -40,14 +43,9 @@ export function cacheKeyOf(
   { keyParameters }: MethodCacheDefinition,
   request: CacheKeyRequest,
 ): string | undefined {
-  const query = new URLSearchParams(request.query);
-  const repeated = keyParameters.some(
-    (parameter) =>
-      parameter.split('.')[2] === 'querystring' && query.getAll(parameter.split('.')[3] ?? '').length > 1,
-  );
-  if (repeated) return undefined;
-  const values = keyParameters.map((parameter) => parameterValue(parameter, request) ?? null);
-  return JSON.stringify([httpMethod, resource, ...values]);
+  const values = keyParameters.map((parameter) => parameterValues(parameter, request));
+  if (values.some((given) => given.length > 1)) return undefined;
+  return JSON.stringify([httpMethod, resource, ...values.map(([value]) => value ?? null)]);
 }
 
 const bodyBytes = ({ body, isBase64Encoded }: APIGatewayProxyResult) =>
