@@ -1,31 +1,35 @@
-// The role the release workflow (.github/workflows/deploy.yml) deploys with: GitHub's OpenID Connect
-// provider and one role that GitHub Actions may assume only from this repository's main branch and its
-// staging and production environments, for an hour, and that may only assume the account's CDK
-// bootstrap roles. Deployed once, by hand, by an administrator (docs/deployment.md), apart from the stages.
+// The roles the release workflow (.github/workflows/deploy.yml) deploys with: GitHub's OpenID Connect
+// provider and one role per stage, which only that stage's GitHub environment may assume, for an hour,
+// and which may only assume the CDK bootstrap roles of the stage's region. Deployed once, by hand, by an
+// administrator (docs/deployment.md), apart from the stages.
 import { CfnOutput, CfnParameter, DefaultStackSynthesizer, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { OidcProviderNative, PolicyStatement, Role, WebIdentityPrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IOidcProvider } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import type { StageName } from '#lib/stage-settings.ts';
 
 const GITHUB_OIDC_ISSUER = 'token.actions.githubusercontent.com';
-/** The GitHub environments the workflow's deploy jobs run in. */
-const DEPLOY_ENVIRONMENTS = ['staging', 'production'];
 /** The CDK bootstrap roles, which hold the rights `cdk deploy` needs. */
 const BOOTSTRAP_ROLES = ['deploy', 'file-publishing', 'image-publishing', 'lookup'];
 
 export type DeployAccessStackProps = StackProps & {
+  /** Each stage's region: its role may reach the bootstrap roles of that region only. */
+  stageRegions: Record<StageName, string>;
   /** The account's GitHub provider, when it has one already (an account has at most one per URL). */
   existingOidcProviderArn?: string;
   /** The qualifier `cdk bootstrap` was run with. */
   bootstrapQualifier?: string;
 };
 
-export class DeployAccessStack extends Stack {
-  readonly role: Role;
+/** `staging` -> `Staging`: the role's construct id and its output's prefix. */
+const capitalized = (stage: StageName) => stage[0]?.toUpperCase() + stage.slice(1);
 
-  constructor(scope: Construct, id: string, props: DeployAccessStackProps = {}) {
-    super(scope, id, { description: 'Pet store API: the role GitHub Actions deploys with', ...props });
+export class DeployAccessStack extends Stack {
+  readonly roles: Record<StageName, Role>;
+
+  constructor(scope: Construct, id: string, props: DeployAccessStackProps) {
+    super(scope, id, { description: 'Pet store API: the roles GitHub Actions deploys with', ...props });
     // A parameter, not a context value: the stack synthesizes without it, and CloudFormation
     // refuses a value that is not owner/name before anything is created.
     const repository = new CfnParameter(this, 'GitHubRepository', {
@@ -41,41 +45,42 @@ export class DeployAccessStack extends Stack {
           url: `https://${GITHUB_OIDC_ISSUER}`,
           clientIds: ['sts.amazonaws.com'],
         });
+    const qualifier = props.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
 
-    // `sub` is `repo:<owner/name>:ref:refs/heads/main` for a job without an environment, and
-    // `repo:<owner/name>:environment:<name>` for one in an environment: each exactly, no wildcard.
-    const subjects = [
-      `repo:${repository}:ref:refs/heads/main`,
-      ...DEPLOY_ENVIRONMENTS.map((environment) => `repo:${repository}:environment:${environment}`),
-    ];
-    // No role name: the workflow takes the role's ARN from the output, whatever CloudFormation named it.
-    this.role = new Role(this, 'Role', {
-      description: 'GitHub Actions of the pet store repository: may only assume the CDK bootstrap roles',
-      maxSessionDuration: Duration.hours(1),
-      assumedBy: new WebIdentityPrincipal(provider.oidcProviderArn, {
-        StringEquals: {
-          [`${GITHUB_OIDC_ISSUER}:aud`]: 'sts.amazonaws.com',
-          [`${GITHUB_OIDC_ISSUER}:sub`]: subjects,
-        },
-      }),
-    });
-    const bootstrapRoles = `cdk-${props.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER}-*`;
-    this.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['sts:AssumeRole'],
-        resources: [`arn:${this.partition}:iam::${this.account}:role/${bootstrapRoles}`],
-        conditions: { StringEquals: { 'iam:ResourceTag/aws-cdk:bootstrap-role': BOOTSTRAP_ROLES } },
-      }),
-    );
-    Validations.of(this.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/${bootstrapRoles}]`,
-      reason:
-        "The bootstrap roles' names end in the account and each region bootstrapped; the condition on their aws-cdk:bootstrap-role tag limits the wildcard to those roles.",
-    });
-
-    new CfnOutput(this, 'DeployRoleArn', {
-      value: this.role.roleArn,
-      description: 'The repository variable AWS_DEPLOY_ROLE_ARN',
-    });
+    const stageRole = (stage: StageName) => {
+      // GitHub puts `environment:<name>` in `sub` only for a job that names that environment; any
+      // other job of the repository (a test job, a branch, a pull request) gets another subject.
+      const role = new Role(this, `${capitalized(stage)}Role`, {
+        description: `GitHub Actions, environment ${stage} of the pet store repository: may only assume the CDK bootstrap roles`,
+        maxSessionDuration: Duration.hours(1),
+        assumedBy: new WebIdentityPrincipal(provider.oidcProviderArn, {
+          StringEquals: {
+            [`${GITHUB_OIDC_ISSUER}:aud`]: 'sts.amazonaws.com',
+            [`${GITHUB_OIDC_ISSUER}:sub`]: `repo:${repository}:environment:${stage}`,
+          },
+        }),
+      });
+      // Bootstrap roles are named cdk-<qualifier>-<kind>-<account>-<region>.
+      const bootstrapRoles = `cdk-${qualifier}-*-${this.account}-${props.stageRegions[stage]}`;
+      role.addToPolicy(
+        new PolicyStatement({
+          actions: ['sts:AssumeRole'],
+          resources: [`arn:${this.partition}:iam::${this.account}:role/${bootstrapRoles}`],
+          conditions: { StringEquals: { 'iam:ResourceTag/aws-cdk:bootstrap-role': BOOTSTRAP_ROLES } },
+        }),
+      );
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/cdk-${qualifier}-*-<AWS::AccountId>-${props.stageRegions[stage]}]`,
+        reason:
+          "The bootstrap roles' names differ only in their kind; the condition on their aws-cdk:bootstrap-role tag limits the wildcard to those roles.",
+      });
+      // No role name: the workflow takes the role's ARN from the output, whatever CloudFormation named it.
+      new CfnOutput(this, `${capitalized(stage)}DeployRoleArn`, {
+        value: role.roleArn,
+        description: `The variable AWS_DEPLOY_ROLE_ARN of the GitHub environment ${stage}`,
+      });
+      return role;
+    };
+    this.roles = { staging: stageRole('staging'), production: stageRole('production') };
   }
 }

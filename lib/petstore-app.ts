@@ -26,6 +26,7 @@ export function addPetstoreStages(app: App) {
   const stages = { staging: stage('staging'), production: stage('production') };
   const deployAccess = new DeployAccessStack(app, DEPLOY_ACCESS_STACK_ID, {
     stackName: 'petstore-deploy-access',
+    stageRegions: { staging: stages.staging.stack.region, production: stages.production.stack.region },
     existingOidcProviderArn: existingOidcProviderArn(app),
     bootstrapQualifier: bootstrapQualifier(app),
   });

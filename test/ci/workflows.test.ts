@@ -43,6 +43,7 @@ type Step = {
 };
 type Job = {
   needs?: string | string[];
+  permissions?: Record<string, string>;
   environment?: string | { name: string };
   'timeout-minutes'?: number;
   steps: Step[];
@@ -168,8 +169,11 @@ describe('deploy.yml', () => {
     expect(deploy.on.push?.branches).toEqual(['main']);
   });
 
-  it('may request an OIDC token and read the repository, nothing more', () => {
-    expect(deploy.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+  it('reads the repository; only the two deploy jobs may request an OIDC token', () => {
+    expect(deploy.permissions).toEqual({ contents: 'read' });
+    for (const job of [staging, production])
+      expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+    expect(jobOf(deploy, 'test').permissions).toBeUndefined();
   });
 
   it('never runs two deployments at once, and never cancels one under way', () => {
@@ -307,6 +311,18 @@ describe('AWS credentials', () => {
 });
 
 describe('every workflow', () => {
+  // A deploy role trusts only a token whose subject names its GitHub environment, which GitHub
+  // writes only for a job in that environment: a job without one must not get a token at all.
+  it.each(workflowFiles)('gives an OIDC token to no job of %s without an environment', (file) => {
+    const flow = workflow(file);
+    expect(flow.permissions?.['id-token']).toBeUndefined();
+    const tokenJobs = Object.entries(flow.jobs).filter(
+      ([, job]) => job.permissions?.['id-token'] === 'write',
+    );
+    for (const [name, job] of tokenJobs)
+      expect([name, environmentOf(job)]).toEqual([name, expect.any(String)]);
+  });
+
   it.each(workflowFiles)('bounds each job of %s in time', (file) => {
     for (const job of Object.values(workflow(file).jobs))
       expect(job['timeout-minutes']).toEqual(expect.any(Number));

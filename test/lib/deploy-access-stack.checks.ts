@@ -1,6 +1,6 @@
-// The deploy role's stack (lib/deploy-access-stack.ts): GitHub's OIDC provider and a role that only
-// this repository's main branch and its staging and production environments may assume, through
-// that provider, and that may do nothing but assume the CDK bootstrap roles.
+// The deploy roles' stack (lib/deploy-access-stack.ts): GitHub's OIDC provider and one role per stage
+// that only that stage's GitHub environment of this repository may assume, through that provider,
+// and that may do nothing but assume the CDK bootstrap roles of the stage's region.
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { synthesized } from '#test/lib/synthesize.ts';
@@ -12,10 +12,24 @@ const resources = template.toJSON().Resources as Record<string, { Type: string; 
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 /** `repo:${GitHubRepository}:...` as CloudFormation builds it from the parameter. */
 const subject = (rest: string) => ({ 'Fn::Join': ['', ['repo:', { Ref: 'GitHubRepository' }, rest]] });
+const STAGES = [
+  ['staging', 'StagingRole'],
+  ['production', 'ProductionRole'],
+] as const;
+const regionOf = {
+  staging: synthesized.stages.staging.stack.region,
+  production: synthesized.stages.production.stack.region,
+};
 
-describe('the deploy role stack', () => {
+/** The role whose logical id starts with this construct id. */
+function roleOf(constructId: string): [string, { Properties: Properties }] {
+  const found = ofType('AWS::IAM::Role').filter(([logicalId]) => logicalId.startsWith(constructId));
+  expect(found).toHaveLength(1);
+  return found[0] as [string, { Properties: Properties }];
+}
+
+describe('the deploy roles stack', () => {
   const [[providerId, provider] = []] = ofType('AWS::IAM::OIDCProvider');
-  const [[, role] = []] = ofType('AWS::IAM::Role');
 
   test("GitHub's OIDC provider, for STS", () => {
     expect(provider?.Properties).toMatchObject({
@@ -33,65 +47,102 @@ describe('the deploy role stack', () => {
     }
   });
 
-  test("trusted only through that provider, for this repository's main branch and environments", () => {
-    expect(role?.Properties.AssumeRolePolicyDocument).toEqual({
-      Version: '2012-10-17',
-      Statement: [
+  test('one role per stage, and no other', () => {
+    expect(ofType('AWS::IAM::Role')).toHaveLength(STAGES.length);
+  });
+
+  test('no trust statement without an environment: subject', () => {
+    for (const [, role] of ofType('AWS::IAM::Role')) {
+      const { Statement } = role.Properties.AssumeRolePolicyDocument as { Statement: Properties[] };
+      for (const statement of Statement) {
+        const subjects = [
+          (statement.Condition as Record<string, Record<string, unknown>>).StringEquals?.[
+            'token.actions.githubusercontent.com:sub'
+          ],
+        ].flat();
+        expect(subjects.length).toBeGreaterThan(0);
+        for (const value of subjects) expect(JSON.stringify(value)).toContain(':environment:');
+      }
+    }
+  });
+
+  test.each(STAGES)(
+    "%s: trusted only through that provider, for this repository's %s environment",
+    (environment, constructId) => {
+      const [, role] = roleOf(constructId);
+      expect(role.Properties.AssumeRolePolicyDocument).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'sts:AssumeRoleWithWebIdentity',
+            // An OIDC provider's Ref is its ARN.
+            Principal: { Federated: { Ref: providerId } },
+            Condition: {
+              StringEquals: {
+                'token.actions.githubusercontent.com:aud': 'sts.amazonaws.com',
+                'token.actions.githubusercontent.com:sub': subject(`:environment:${environment}`),
+              },
+            },
+          },
+        ],
+      });
+      expect(role.Properties).toMatchObject({ MaxSessionDuration: 3600 });
+      // CloudFormation names it; the workflow reads its ARN from the stage's output.
+      expect(role.Properties.RoleName).toBeUndefined();
+      expect(role.Properties).not.toHaveProperty('ManagedPolicyArns');
+    },
+  );
+
+  test.each(STAGES)(
+    "%s: it may only assume the CDK bootstrap roles of its account, in the stage's region",
+    (stage, constructId) => {
+      const [roleId] = roleOf(constructId);
+      const policies = ofType('AWS::IAM::Policy').filter(([, policy]) =>
+        JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`),
+      );
+      expect(policies).toHaveLength(1);
+      const statements = (policies[0]?.[1].Properties.PolicyDocument as { Statement: unknown[] }).Statement;
+      expect(sortStatements(statements)).toEqual([
         {
           Effect: 'Allow',
-          Action: 'sts:AssumeRoleWithWebIdentity',
-          // An OIDC provider's Ref is its ARN.
-          Principal: { Federated: { Ref: providerId } },
+          Action: 'sts:AssumeRole',
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':iam::',
+                { Ref: 'AWS::AccountId' },
+                ':role/cdk-hnb659fds-*-',
+                { Ref: 'AWS::AccountId' },
+                `-${regionOf[stage]}`,
+              ],
+            ],
+          },
           Condition: {
             StringEquals: {
-              'token.actions.githubusercontent.com:aud': 'sts.amazonaws.com',
-              'token.actions.githubusercontent.com:sub': [
-                subject(':ref:refs/heads/main'),
-                subject(':environment:staging'),
-                subject(':environment:production'),
+              'iam:ResourceTag/aws-cdk:bootstrap-role': [
+                'deploy',
+                'file-publishing',
+                'image-publishing',
+                'lookup',
               ],
             },
           },
         },
-      ],
-    });
-    expect(role?.Properties).toMatchObject({ MaxSessionDuration: 3600 });
-    // CloudFormation names it; the workflow reads its ARN from the DeployRoleArn output.
-    expect(role?.Properties.RoleName).toBeUndefined();
-    expect(role?.Properties).not.toHaveProperty('ManagedPolicyArns');
-  });
+      ]);
+    },
+  );
 
-  test('it may only assume the CDK bootstrap roles of its account', () => {
-    const policies = ofType('AWS::IAM::Policy');
-    expect(policies).toHaveLength(1);
-    const statements = (policies[0]?.[1].Properties.PolicyDocument as { Statement: unknown[] }).Statement;
-    expect(sortStatements(statements)).toEqual([
-      {
-        Effect: 'Allow',
-        Action: 'sts:AssumeRole',
-        Resource: {
-          'Fn::Join': [
-            '',
-            ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':role/cdk-hnb659fds-*'],
-          ],
-        },
-        Condition: {
-          StringEquals: {
-            'iam:ResourceTag/aws-cdk:bootstrap-role': [
-              'deploy',
-              'file-publishing',
-              'image-publishing',
-              'lookup',
-            ],
-          },
-        },
-      },
-    ]);
-  });
-
-  test('its ARN is an output, for the repository variable AWS_DEPLOY_ROLE_ARN', () => {
-    template.hasOutput('DeployRoleArn', {
-      Value: Match.objectLike({ 'Fn::GetAtt': [Match.anyValue(), 'Arn'] }),
-    });
-  });
+  test.each(STAGES)(
+    "%s: its ARN is an output, the environment's AWS_DEPLOY_ROLE_ARN",
+    (_stage, constructId) => {
+      const [roleId] = roleOf(constructId);
+      template.hasOutput(`${constructId.replace('Role', '')}DeployRoleArn`, {
+        Value: Match.objectLike({ 'Fn::GetAtt': [roleId, 'Arn'] }),
+      });
+    },
+  );
 });
