@@ -116,7 +116,7 @@ export interface components {
      * (408, the local server's answer) |
      *     | 401 | `unauthorized` | the API key is missing, malformed, unknown or revoked |
      * | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or
-     * too many requests from one IP address) |
+     * too many requests from one IP address); a missing `User-Agent` is never the reason |
      *     | 404 | `not_found` | the animal or the route does not exist |
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      * | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409)
@@ -200,7 +200,8 @@ export interface components {
     };
     /**
      * @description `forbidden`: Blocked by production's web application firewall: a request that matches
-     * AWS's managed rules, or too many from one IP address.
+     * AWS's managed rules, or too many from one IP address. `User-Agent` is optional: a request without one
+     * is not blocked.
      */
     Forbidden: {
       headers: {

@@ -1,7 +1,7 @@
 // The stage's web ACL (AWS WAF), in front of API Gateway: AWS's managed core rule set and known bad
-// inputs, a limit per client IP address (blocked: 403 `forbidden`, API Gateway's WAF_FILTERED body and
-// headers), and a cached method's repeated key parameter, answered with the function's own 400 before
-// the stage cache could keep that answer under one of the values for every caller of that value.
+// inputs, rule by rule, a limit per client IP address, and a cached method's repeated key parameter,
+// answered with the function's own 400 before the stage cache could keep that answer under one of the
+// values for every caller of that value. Every other block is 403 `forbidden`, API Gateway's WAF_FILTERED.
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -13,20 +13,27 @@ import { BASE_PATH } from '#shared/http/routes.ts';
 
 type ManagedRuleGroup = {
   name: string;
-  /** The label namespace of what its rules match. */
-  labels: string;
-  /** A label of the group that does not block. */
-  allowed?: string;
+  /** Its rules that only count (and label) what they match, each for a reason of the contract's. */
+  countOnly?: string[];
 };
 
-const MANAGED_RULE_GROUPS: ManagedRuleGroup[] = [
+/**
+ * Each group blocks by its own rules: WAF stops evaluating a group at its first matching rule, so
+ * counting a whole group (or one rule placed early in it) would let a match of that rule hide every
+ * later one. A managed rule's block has no custom response: API Gateway renders it as WAF_FILTERED.
+ */
+export const MANAGED_RULE_GROUPS: ManagedRuleGroup[] = [
   {
     name: 'AWSManagedRulesCommonRuleSet',
-    labels: 'awswaf:managed:aws:core-rule-set:',
-    // A body over 8 KB: the contract takes bodies up to 16 KiB and answers larger ones 413.
-    allowed: 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body',
+    countOnly: [
+      // A body over 8 KB: the contract takes bodies up to 16 KiB and answers larger ones 413.
+      'SizeRestrictions_BODY',
+      // No User-Agent header: HTTP does not require one, many clients send none by default, and
+      // staging and the local API take such requests (docs/api.md).
+      'NoUserAgent_HEADER',
+    ],
   },
-  { name: 'AWSManagedRulesKnownBadInputsRuleSet', labels: 'awswaf:managed:aws:known-bad-inputs:' },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet' },
 ];
 const BLOCKED_BODY_KEY = 'forbidden';
 
@@ -81,12 +88,12 @@ export class PetstoreFirewall extends Construct {
         },
         rule: {
           name: `Repeated-${name}`,
-          priority: MANAGED_RULE_GROUPS.length + 2 + index,
+          priority: MANAGED_RULE_GROUPS.length + 1 + index,
           statement: {
             andStatement: {
               statements: [
                 exactly({ method: {} }, httpMethod),
-                exactly({ uriPath: {} }, path),
+                samePath(path),
                 {
                   regexMatchStatement: {
                     fieldToMatch: { queryString: {} },
@@ -134,24 +141,19 @@ export class PetstoreFirewall extends Construct {
           action: block,
           visibilityConfig: visibility('requests-per-ip'),
         },
-        // Managed rule groups block with WAF's own plain response, so they only count and label what
-        // they match; BlockManagedRuleMatches blocks on those labels with the JSON response.
-        ...MANAGED_RULE_GROUPS.map((group, index) => ({
-          name: group.name,
+        ...MANAGED_RULE_GROUPS.map(({ name, countOnly = [] }, index) => ({
+          name,
           priority: index + 1,
-          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: group.name } },
-          overrideAction: { count: {} },
-          visibilityConfig: visibility(group.name),
-        })),
-        {
-          name: 'BlockManagedRuleMatches',
-          priority: MANAGED_RULE_GROUPS.length + 1,
           statement: {
-            orStatement: { statements: MANAGED_RULE_GROUPS.map(blockingMatch) },
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name,
+              ruleActionOverrides: countOnly.map((rule) => ({ name: rule, actionToUse: { count: {} } })),
+            },
           },
-          action: block,
-          visibilityConfig: visibility('managed-rule-matches'),
-        },
+          overrideAction: { none: {} },
+          visibilityConfig: visibility(name),
+        })),
         ...repeated.map(({ rule }) => rule),
       ],
     });
@@ -175,16 +177,17 @@ const exactly = (
   },
 });
 
-const labelMatch = (key: string, scope: 'NAMESPACE' | 'LABEL'): CfnWebACL.StatementProperty => ({
-  labelMatchStatement: { key, scope },
-});
-
 /**
- * A request the group labelled, unless it carries the allowed label. Such a request passes even if
- * another of the group's rules matched it too: a label match cannot say "no label but this one".
+ * The path API Gateway routes to `path`: as URL-decoded and normalized (no `//`, `/./` or `/../`),
+ * with or without a trailing slash, which API Gateway routes to the same resource.
  */
-function blockingMatch({ labels, allowed }: ManagedRuleGroup): CfnWebACL.StatementProperty {
-  if (!allowed) return labelMatch(labels, 'NAMESPACE');
-  const notAllowed = { notStatement: { statement: labelMatch(allowed, 'LABEL') } };
-  return { andStatement: { statements: [labelMatch(labels, 'NAMESPACE'), notAllowed] } };
-}
+const samePath = (path: string): CfnWebACL.StatementProperty => ({
+  regexMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    regexString: `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`,
+    textTransformations: [
+      { priority: 0, type: 'URL_DECODE' },
+      { priority: 1, type: 'NORMALIZE_PATH' },
+    ],
+  },
+});

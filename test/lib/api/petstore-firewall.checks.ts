@@ -1,9 +1,9 @@
-// The web ACL in front of production (lib/api/petstore-firewall.ts): AWS's managed core rule set and
-// known bad inputs, a limit per client IP, every block answered with the contract's Error object
-// (403 forbidden) through a WAF custom response, a repeated key parameter of the cached list answered
-// 400 as the function would, and the association with stage v1. Staging has none.
+// The web ACL in front of production (lib/api/petstore-firewall.ts): AWS's managed rule groups, rule by
+// rule, a limit per client IP, every block answered with the contract's Error object (403 forbidden),
+// a repeated key parameter of the cached list answered 400 as the function would, on every spelling of
+// its path, and the association with stage v1. Staging has none.
 import { describe, expect, test } from '@jest/globals';
-import { repeatedParameterPattern } from '#lib/api/petstore-firewall.ts';
+import { MANAGED_RULE_GROUPS, repeatedParameterPattern } from '#lib/api/petstore-firewall.ts';
 import { PetstoreStack } from '#lib/petstore-stack.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import { ErrorBody, repeatedQueryParameterError } from '#shared/api-error.ts';
@@ -42,12 +42,11 @@ describe('the production stack', () => {
       'RequestsPerIp',
       'AWSManagedRulesCommonRuleSet',
       'AWSManagedRulesKnownBadInputsRuleSet',
-      'BlockManagedRuleMatches',
       'Repeated-limit',
       'Repeated-status',
       'Repeated-cursor',
     ]);
-    expect(rules.map(({ Priority }) => Priority)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(rules.map(({ Priority }) => Priority)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   test("a limit per client IP address, over WAF's 5 minutes, from the stage settings", () => {
@@ -60,34 +59,44 @@ describe('the production stack', () => {
     });
   });
 
-  test('the managed groups count and label; the rule after them blocks on their labels', () => {
-    for (const name of ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']) {
-      expect(rule(name)).toMatchObject({
-        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } },
-        OverrideAction: { Count: {} },
-      });
-    }
-    const label = (Key: string, Scope: string) => ({ LabelMatchStatement: { Key, Scope } });
-    expect(rule('BlockManagedRuleMatches').Statement).toEqual({
-      OrStatement: {
-        Statements: [
-          {
-            AndStatement: {
-              Statements: [
-                label('awswaf:managed:aws:core-rule-set:', 'NAMESPACE'),
-                // A body over 8 KB is the contract's to judge: 413 above 16 KiB.
-                {
-                  NotStatement: {
-                    Statement: label('awswaf:managed:aws:core-rule-set:SizeRestrictions_Body', 'LABEL'),
-                  },
-                },
-              ],
-            },
-          },
-          label('awswaf:managed:aws:known-bad-inputs:', 'NAMESPACE'),
-        ],
-      },
-    });
+  test('no managed group is counted as a whole: each blocks rule by rule', () => {
+    const groups = rules.filter(({ Statement }) => 'ManagedRuleGroupStatement' in Statement);
+    expect(groups.map(({ Name }) => Name)).toEqual([
+      'AWSManagedRulesCommonRuleSet',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+    ]);
+    for (const { OverrideAction } of groups) expect(OverrideAction).toEqual({ None: {} });
+    for (const { OverrideAction } of rules) expect(OverrideAction ?? {}).not.toHaveProperty('Count');
+  });
+
+  test('only the body-size and User-Agent rules count, by their exact names, and nothing else', () => {
+    const overrides = (name: string) =>
+      (rule(name).Statement.ManagedRuleGroupStatement as { RuleActionOverrides: unknown[] })
+        .RuleActionOverrides;
+    // WAF silently ignores an override whose rule name is not the group's, letter for letter.
+    expect(overrides('AWSManagedRulesCommonRuleSet')).toEqual([
+      { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
+      { Name: 'NoUserAgent_HEADER', ActionToUse: { Count: {} } },
+    ]);
+    expect(overrides('AWSManagedRulesKnownBadInputsRuleSet')).toEqual([]);
+    expect(MANAGED_RULE_GROUPS.flatMap(({ countOnly = [] }) => countOnly)).toHaveLength(2);
+  });
+
+  test("a managed rule's block is API Gateway's WAF_FILTERED: the contract's 403 Error object", () => {
+    // WAF's own plain 403 never reaches a client of API Gateway: a block without a custom response
+    // is rendered by the stage's WAF_FILTERED gateway response, which the stack customizes.
+    const [, response] = stage
+      .all('AWS::ApiGateway::GatewayResponse')
+      .find(([, candidate]) => candidate.Properties.ResponseType === 'WAF_FILTERED') ?? [
+      undefined,
+      undefined,
+    ];
+    expect(response?.Properties.StatusCode).toBe('403');
+    expect(
+      JSON.parse(
+        (response?.Properties.ResponseTemplates as Record<string, string>)['application/json'] ?? '',
+      ),
+    ).toEqual({ code: 'forbidden', message: expect.any(String), status: 403 });
   });
 
   test("every block answers 403 with the contract's Error object, code forbidden, as JSON", () => {
@@ -96,7 +105,7 @@ describe('the production stack', () => {
       { ContentType: string; Content: string }
     >;
     const blocking = rules.filter((candidate) => candidate.Action && !candidate.Name.startsWith('Repeated-'));
-    expect(blocking.map(({ Name }) => Name)).toEqual(['RequestsPerIp', 'BlockManagedRuleMatches']);
+    expect(blocking.map(({ Name }) => Name)).toEqual(['RequestsPerIp']);
     for (const { Action } of blocking) {
       const response = Action?.Block?.CustomResponse ?? {};
       expect(response.ResponseCode).toBe(403);
@@ -130,7 +139,16 @@ describe('the production stack', () => {
         AndStatement: {
           Statements: [
             exactly({ Method: {} }, 'GET'),
-            exactly({ UriPath: {} }, '/v1/pets'),
+            {
+              RegexMatchStatement: {
+                FieldToMatch: { UriPath: {} },
+                RegexString: '^/v1/pets/?$',
+                TextTransformations: [
+                  { Priority: 0, Type: 'URL_DECODE' },
+                  { Priority: 1, Type: 'NORMALIZE_PATH' },
+                ],
+              },
+            },
             {
               RegexMatchStatement: {
                 FieldToMatch: { QueryString: {} },
@@ -150,6 +168,21 @@ describe('the production stack', () => {
         message: `${name}: must be given at most once`,
         status: 400,
       });
+    });
+
+    test('the path matches as API Gateway routes it: decoded, normalized, a trailing slash or not', () => {
+      const { Statement } = rule('Repeated-limit');
+      const [, pathMatch] = (Statement.AndStatement as { Statements: Properties[] }).Statements;
+      const pattern = new RegExp((pathMatch?.RegexMatchStatement as { RegexString: string }).RegexString);
+      // What WAF's URL_DECODE, then NORMALIZE_PATH, leave of each spelling.
+      const normalized = (path: string) =>
+        decodeURIComponent(path)
+          .replace(/\/{2,}/g, '/')
+          .replace(/\/\.(?=\/)/g, '');
+      for (const path of ['/v1/pets', '/v1/pets/', '/v1/%70ets', '/v1//pets', '/v1/./pets'])
+        expect([path, pattern.test(normalized(path))]).toEqual([path, true]);
+      for (const path of ['/v1/pets/1', '/v1/petsx', '/v2/pets', '/v1/pets//x'])
+        expect([path, pattern.test(normalized(path))]).toEqual([path, false]);
     });
 
     test('the pattern finds a name twice in a decoded query string, with or without values', () => {
