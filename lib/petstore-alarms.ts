@@ -1,7 +1,7 @@
-// CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: API 5xx and
-// p99 latency, errors of the route functions, throttles of every function, DynamoDB throttles.
-// The first three also judge each rollout (`rolloutAlarms`), so CloudWatch evaluates them every
-// minute: each can fire within a canary's 5 minutes.
+// CloudWatch alarms of a stage, all sent (on alarm and on recovery) to one SNS topic: the API's 5xx
+// and p99 latency, and for each function what its own release can break: a route's errors, throttles,
+// and its method's 5xx and p99; the authorizer's throttles and failures. Those judge the function's
+// rollout alone (`rolloutAlarms`), so that a release is rolled back for what it broke, not another's.
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
@@ -16,9 +16,12 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { STAGE_NAME } from '#shared/http/routes.ts';
 import { STATUS_INDEX } from '#shared/store/table.ts';
 
@@ -32,11 +35,13 @@ export type PetstoreAlarmsProps = {
   /** The REST API's name, which its CloudWatch metrics carry as the ApiName dimension. */
   apiName: string;
   /**
-   * The functions whose failed invocations are alarmed, by name. Not the authorizer: it fails on
-   * purpose for every bad API key, and a failure to reach its table is a 5xx in the API alarm.
+   * The functions whose failed invocations are alarmed, by operationId. Not the authorizer: it fails
+   * on purpose for every bad API key; its failures are counted from the access log instead.
    */
   routeFunctions: Record<string, IFunction>;
   authorizerFunction: IFunction;
+  /** The stage's access log, whose `errorType` says when API Gateway could not use the authorizer. */
+  accessLogs: ILogGroup;
   table: ITable;
 };
 
@@ -51,48 +56,68 @@ type AlarmOptions = {
 export class PetstoreAlarms extends Construct {
   readonly topic: Topic;
   private readonly settings: StageSettings;
-  /** What judges a rollout of every function: the API's 5xx and p99 latency. */
-  private readonly apiAlarms: IAlarm[];
-  /** The failed-invocation alarm of each route function, by name. */
-  private readonly errorAlarms = new Map<string, IAlarm>();
+  /** The alarms of what each function's release can break, by function name. */
+  private readonly functionAlarms = new Map<string, IAlarm[]>();
 
   constructor(scope: Construct, id: string, props: PetstoreAlarmsProps) {
     super(scope, id);
-    const { settings, apiName, routeFunctions, authorizerFunction, table } = props;
+    const { settings, apiName, routeFunctions, authorizerFunction, accessLogs, table } = props;
     this.settings = settings;
     this.topic = this.alarmTopic();
     const thresholds = settings.alarms;
+    const sumOf = { period: PERIOD, statistic: 'Sum' };
+    const p99Of = { period: LATENCY_PERIOD, statistic: 'p99' };
 
-    this.apiAlarms = [
-      this.alarm('Api5xx', {
-        metric: apiMetric(apiName, '5XXError', { period: PERIOD, statistic: 'Sum' }),
-        threshold: thresholds.serverErrorsPer5Minutes,
-        description: 'The API answered 5xx (its own answers included).',
-      }),
-      this.alarm('ApiP99Latency', {
-        metric: apiMetric(apiName, 'Latency', { period: LATENCY_PERIOD, statistic: 'p99' }),
-        threshold: thresholds.p99LatencyMs,
-        ...LATENCY_MINUTES,
-        description: 'p99 latency of the API, in 3 of the last 5 minutes.',
-      }),
-    ];
+    // The whole stage's health, for on-call: API Gateway's own 5xx included. No rollout watches
+    // them, so that one function's incident does not roll back another function's release.
+    this.alarm('Api5xx', {
+      metric: apiMetric(apiName, '5XXError', sumOf),
+      threshold: thresholds.serverErrorsPer5Minutes,
+      description: 'The API answered 5xx (its own answers included).',
+    });
+    this.alarm('ApiP99Latency', {
+      metric: apiMetric(apiName, 'Latency', p99Of),
+      threshold: thresholds.p99LatencyMs,
+      ...LATENCY_MINUTES,
+      description: 'p99 latency of the API, in 3 of the last 5 minutes.',
+    });
+
     // The function's metrics, not its alias's: they count every version, the one a rollout moves
     // away from included, which is what a manual rollback moves back to.
     for (const [name, fn] of Object.entries(routeFunctions)) {
-      const errors = this.alarm(`${name}Errors`, {
-        metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+      const method = defined(
+        API_METHODS.find((candidate) => candidate.operationId === name),
+        name,
+      );
+      const route = `${method.httpMethod} ${method.resource}`;
+      this.functionAlarms.set(name, [
+        this.alarm(`${name}Errors`, {
+          metric: fn.metricErrors(sumOf),
+          threshold: thresholds.functionErrorsPer5Minutes,
+          description: `${name} invocations failed (crash or timeout).`,
+        }),
+        this.throttlesAlarm(name, fn),
+        this.alarm(`${name}5xx`, {
+          metric: apiMetric(apiName, '5XXError', sumOf, method),
+          threshold: thresholds.serverErrorsPer5Minutes,
+          description: `${route} answered 5xx.`,
+        }),
+        this.alarm(`${name}P99Latency`, {
+          metric: apiMetric(apiName, 'Latency', p99Of, method),
+          threshold: thresholds.p99LatencyMs,
+          ...LATENCY_MINUTES,
+          description: `p99 latency of ${route}, in 3 of the last 5 minutes.`,
+        }),
+      ]);
+    }
+    this.functionAlarms.set('authorizer', [
+      this.throttlesAlarm('authorizer', authorizerFunction),
+      this.alarm('authorizerFailures', {
+        metric: authorizerFailures(this, accessLogs, apiName),
         threshold: thresholds.functionErrorsPer5Minutes,
-        description: `${name} invocations failed (crash or timeout).`,
-      });
-      this.errorAlarms.set(name, errors);
-    }
-    for (const [name, fn] of Object.entries({ ...routeFunctions, authorizer: authorizerFunction })) {
-      this.alarm(`${name}Throttles`, {
-        metric: fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
-        threshold: 1,
-        description: `${name} invocations were throttled (account concurrency).`,
-      });
-    }
+        description: 'API Gateway could not use the authorizer (it failed, timed out or answered nonsense).',
+      }),
+    ]);
     this.alarm('DynamoDbThrottles', {
       metric: dynamoDbThrottles(table),
       threshold: 1,
@@ -101,13 +126,20 @@ export class PetstoreAlarms extends Construct {
   }
 
   /**
-   * The alarms that stop and roll back a rollout of this function: the API's 5xx and latency, and
-   * the function's own errors. The authorizer has none of its own (it fails on purpose for bad
-   * keys); a broken one shows as 5xx.
+   * The alarms that stop and roll back a rollout of this function: what its own release can break.
+   * A bad key is no failure of the authorizer (it refuses on purpose); its hook catches one that
+   * refuses every key.
    */
   rolloutAlarms(functionName: string): IAlarm[] {
-    const errors = this.errorAlarms.get(functionName);
-    return errors ? [...this.apiAlarms, errors] : this.apiAlarms;
+    return defined(this.functionAlarms.get(functionName), `the alarms of ${functionName}`);
+  }
+
+  private throttlesAlarm(name: string, fn: IFunction): Alarm {
+    return this.alarm(`${name}Throttles`, {
+      metric: fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      description: `${name} invocations were throttled (account concurrency).`,
+    });
   }
 
   /** Encrypted with a key of its own: CloudWatch cannot publish with the AWS-managed SNS key. */
@@ -154,21 +186,53 @@ export class PetstoreAlarms extends Construct {
   }
 }
 
+const defined = <T>(value: T | undefined, what: string): T => {
+  if (value === undefined) throw new Error(`No ${what}`);
+  return value;
+};
+
 /**
- * A metric of stage v1 named by its literal name, not by a reference to the stage resource. The
- * rollout's deployment groups name the API alarms, each function alias's UpdatePolicy names its
- * group, and the stage is deployed from methods that invoke those aliases: a reference would close
- * that circle, and CloudFormation rejects a template with a circular dependency.
+ * A metric of stage v1, or of one of its methods (the stage's detailed metrics), named by its literal
+ * name, not by a reference to the stage resource. The rollout's deployment groups name these alarms,
+ * each function alias's UpdatePolicy names its group, and the stage is deployed from methods that
+ * invoke those aliases: a reference would close that circle, which CloudFormation rejects.
  */
-const apiMetric = (apiName: string, metricName: string, options: { period: Duration; statistic: string }) =>
+const apiMetric = (
+  apiName: string,
+  metricName: string,
+  options: { period: Duration; statistic: string },
+  method?: { httpMethod: string; resource: string },
+) =>
   new Metric({
     namespace: 'AWS/ApiGateway',
     metricName,
-    dimensionsMap: { ApiName: apiName, Stage: STAGE_NAME },
+    dimensionsMap: {
+      ApiName: apiName,
+      ...(method && { Method: method.httpMethod, Resource: method.resource }),
+      Stage: STAGE_NAME,
+    },
     ...options,
   });
 
-/** Read and write throttle events of the table plus reads of the index, missing points as 0. */
+/** API Gateway's answers that blame the authorizer (503 and 500), counted from the access log. */
+const AUTHORIZER_ERROR_TYPES = ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'];
+
+/** One count per access-log line whose `errorType` blames the authorizer, in the stage's namespace. */
+function authorizerFailures(scope: Construct, accessLogs: ILogGroup, apiName: string): Metric {
+  const filter = new MetricFilter(scope, 'AuthorizerFailuresFilter', {
+    logGroup: accessLogs,
+    filterPattern: FilterPattern.any(
+      ...AUTHORIZER_ERROR_TYPES.map((type) => FilterPattern.stringValue('$.errorType', '=', type)),
+    ),
+    // A namespace per stage: a metric filter's dimensions can only be fields of the log line.
+    metricNamespace: `PetStore/${apiName}`,
+    metricName: 'AuthorizerFailures',
+    metricValue: '1',
+  });
+  return filter.metric({ period: PERIOD, statistic: 'Sum' });
+}
+
+/** Read and write throttle events of the table and of its index, missing points as 0. */
 function dynamoDbThrottles(table: ITable): MathExpression {
   const throttleEvents = (metricName: string, dimensions: Record<string, string> = {}) =>
     new Metric({
@@ -179,11 +243,13 @@ function dynamoDbThrottles(table: ITable): MathExpression {
       period: PERIOD,
     });
   return new MathExpression({
-    expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0)',
+    // An index whose writes are throttled throttles the table's writes that feed it.
+    expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)',
     usingMetrics: {
       tableReads: throttleEvents('ReadThrottleEvents'),
       tableWrites: throttleEvents('WriteThrottleEvents'),
       indexReads: throttleEvents('ReadThrottleEvents', { GlobalSecondaryIndexName: STATUS_INDEX.name }),
+      indexWrites: throttleEvents('WriteThrottleEvents', { GlobalSecondaryIndexName: STATUS_INDEX.name }),
     },
     period: PERIOD,
     label: 'DynamoDB throttle events',

@@ -86,6 +86,7 @@ export class PetstoreStack extends Stack {
       apiName: this.api.restApi.restApiName,
       routeFunctions: mapFunctions(routes, (fn) => fn.function),
       authorizerFunction: authorizer.function,
+      accessLogs: this.api.accessLogs,
       table: this.table,
     });
     this.rollout = new PetstoreRollout(this, 'Rollout', {

@@ -42,6 +42,8 @@ export type PetstoreApiProps = {
 export class PetstoreApi extends Construct {
   readonly restApi: RestApi;
   readonly usagePlan: UsagePlan;
+  /** One JSON line per request (lib/api/access-log-format.ts). */
+  readonly accessLogs: LogGroup;
   /** The custom domain, when the settings have one. */
   readonly domain?: DomainName;
   /**
@@ -57,6 +59,7 @@ export class PetstoreApi extends Construct {
   ) {
     super(scope, id);
     const logs = { retention: settings.logRetention, removalPolicy: settings.removalPolicy };
+    this.accessLogs = new LogGroup(this, 'AccessLogs', logs);
     const methodSettings = {
       throttlingRateLimit: settings.throttling.rateLimit,
       throttlingBurstLimit: settings.throttling.burstLimit,
@@ -79,7 +82,7 @@ export class PetstoreApi extends Construct {
         stageName: STAGE_NAME,
         ...methodSettings,
         tracingEnabled: true,
-        accessLogDestination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', logs)),
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
         ...(settings.listCache && stageCache(settings.listCache, methodSettings)),
       },

@@ -3,6 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { ROUTE_FUNCTION_IDS, arnOf, ref } from '#test/lib/templates.ts';
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
@@ -20,21 +21,21 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     );
     const alarm = (id: string) => defined(alarms.get(id), id);
 
-    test('ten alarms, each notifying the stage topic on alarm and on recovery', () => {
+    test('seventeen alarms, each notifying the stage topic on alarm and on recovery', () => {
+      const routeAlarms = Object.keys(ROUTE_FUNCTION_IDS).flatMap((operationId) =>
+        ['Errors', 'Throttles', '5xx', 'P99Latency'].map((kind) => `${operationId}${kind}`),
+      );
       expect([...alarms.keys()].sort()).toEqual(
         [
           'Api5xx',
           'ApiP99Latency',
-          'listPetsErrors',
-          'createPetErrors',
-          'getPetErrors',
-          'listPetsThrottles',
-          'createPetThrottles',
-          'getPetThrottles',
+          ...routeAlarms,
           'authorizerThrottles',
+          'authorizerFailures',
           'DynamoDbThrottles',
         ].sort(),
       );
+      expect(alarms.size).toBe(17);
       for (const properties of alarms.values()) {
         expect(properties).toMatchObject({ AlarmActions: [ref(topicId)], OKActions: [ref(topicId)] });
         expect(properties.AlarmName).toBeUndefined();
@@ -84,11 +85,81 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       });
     });
 
-    test('DynamoDB throttle events of the table and its index, missing data as zero', () => {
+    test.each(Object.keys(ROUTE_FUNCTION_IDS))(
+      "%s: its own method's 5xx and p99 latency, from the stage's detailed metrics",
+      (operationId) => {
+        const method = API_METHODS.find((candidate) => candidate.operationId === operationId);
+        const dimensions = [
+          { Name: 'ApiName', Value: `petstore-${name}` },
+          { Name: 'Method', Value: method?.httpMethod },
+          { Name: 'Resource', Value: method?.resource },
+          { Name: 'Stage', Value: 'v1' },
+        ];
+        expect(alarm(`${operationId}5xx`)).toMatchObject({
+          Namespace: 'AWS/ApiGateway',
+          MetricName: '5XXError',
+          Dimensions: dimensions,
+          Statistic: 'Sum',
+          Threshold: settings.alarms.serverErrorsPer5Minutes,
+        });
+        expect(alarm(`${operationId}P99Latency`)).toMatchObject({
+          MetricName: 'Latency',
+          Dimensions: dimensions,
+          ExtendedStatistic: 'p99',
+          Threshold: settings.alarms.p99LatencyMs,
+          Period: 60,
+        });
+        // Per-method metrics exist only with detailed metrics on.
+        const [, apiStage] = stage.only('AWS::ApiGateway::Stage');
+        expect(apiStage.Properties.MethodSettings).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', MetricsEnabled: true }),
+          ]),
+        );
+      },
+    );
+
+    test("the authorizer's failures, counted from the access log's errorType", () => {
+      const [filterId, filter] = stage.only('AWS::Logs::MetricFilter');
+      const [accessLogsId] =
+        stage.all('AWS::Logs::LogGroup').filter(([id]) => id.startsWith('ApiAccessLogs'))[0] ?? [];
+      expect(filter.Properties).toEqual({
+        LogGroupName: ref(accessLogsId ?? ''),
+        FilterPattern:
+          '{ ($.errorType = "AUTHORIZER_FAILURE") || ($.errorType = "AUTHORIZER_CONFIGURATION_ERROR") }',
+        MetricTransformations: [
+          {
+            MetricNamespace: `PetStore/petstore-${name}`,
+            MetricName: 'AuthorizerFailures',
+            MetricValue: '1',
+          },
+        ],
+      });
+      expect(filterId).toBeDefined();
+      expect(alarm('authorizerFailures')).toMatchObject({
+        Namespace: `PetStore/petstore-${name}`,
+        MetricName: 'AuthorizerFailures',
+        Statistic: 'Sum',
+        Threshold: settings.alarms.functionErrorsPer5Minutes,
+      });
+    });
+
+    test('DynamoDB throttle events of the table and its index, reads and writes, missing data as zero', () => {
       const metrics = alarm('DynamoDbThrottles').Metrics as Properties[];
       expect(metrics[0]).toMatchObject({
-        Expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0)',
+        Expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)',
       });
+      const index = (metricName: string) =>
+        metrics.find(
+          (metric) =>
+            (
+              metric.MetricStat as
+                { Metric: { MetricName: string; Dimensions: { Name: string }[] } } | undefined
+            )?.Metric.MetricName === metricName &&
+            JSON.stringify(metric).includes('GlobalSecondaryIndexName'),
+        );
+      expect(index('WriteThrottleEvents')).toBeDefined();
+      expect(index('ReadThrottleEvents')).toBeDefined();
       expect(JSON.stringify(metrics)).toContain(JSON.stringify({ Name: 'TableName', Value: ref(tableId) }));
       expect(JSON.stringify(metrics)).toContain('"GlobalSecondaryIndexName"');
     });

@@ -1,6 +1,6 @@
-// The circle that once made every deployment fail, put back into a copy of a stage's template: the
-// API 5xx alarm naming stage v1 by a Ref to the stage resource (alarm, deployment group, alias
-// UpdatePolicy, methods, deployment, stage), for the tests that show it is refused.
+// The circle that once made every deployment fail, put back into a copy of a stage's template: a
+// method's 5xx alarm, which a rollout watches, naming stage v1 by a Ref to the stage resource (alarm,
+// deployment group, alias UpdatePolicy, methods, deployment, stage), for the tests that show it is refused.
 import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 
 /** Puts the Ref back, in place; the logical ids of the alarm and the stage it now names. */
@@ -13,7 +13,9 @@ export function putStageRefBackOnApiAlarm(template: CloudTemplate): { alarmId: s
     return found[0];
   };
   const stageId = idOf((_properties, type) => type === 'AWS::ApiGateway::Stage');
-  const alarmId = idOf((properties) => properties.MetricName === '5XXError');
+  const alarmId = idOf(
+    (properties) => properties.MetricName === '5XXError' && JSON.stringify(properties).includes('"Method"'),
+  );
   const alarm = template.Resources[alarmId]?.Properties as { Dimensions: { Name: string; Value: unknown }[] };
   for (const dimension of alarm.Dimensions)
     if (dimension.Name === 'Stage') dimension.Value = { Ref: stageId };

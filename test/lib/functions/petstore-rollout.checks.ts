@@ -76,9 +76,12 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
     const { Enabled, Alarms } = group.AlarmConfiguration as { Enabled: boolean; Alarms: { Name: unknown }[] };
     expect(Enabled).toBe(true);
-    // The API's 5xx and p99 latency judge every function; a route function's own errors judge it too.
+    // Only what this function's release can break judges it: never another function's alarms, nor
+    // the whole API's, so a fix shipped during another function's incident is not rolled back.
     const operationId = Object.entries(ROUTE_FUNCTION_IDS).find(([, id]) => id === functionId)?.[0];
-    const expected = ['Api5xx', 'ApiP99Latency', ...(operationId ? [`${operationId}Errors`] : [])];
+    const expected = operationId
+      ? ['Errors', 'Throttles', '5xx', 'P99Latency'].map((kind) => `${operationId}${kind}`)
+      : ['authorizerThrottles', 'authorizerFailures'];
     expect(Alarms.map(({ Name }) => alarmId(referencedId(Name))).sort()).toEqual(expected.sort());
   });
 
