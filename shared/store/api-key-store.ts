@@ -52,10 +52,13 @@ export function createApiKeyStore(table: TableGateway) {
     /** Accepts a key chosen elsewhere, such as a fixed key for local runs. */
     register: store,
 
-    /** The active (not revoked) key with this plain value, if any: one eventually consistent GetItem. */
+    /**
+     * The active (not revoked) key with this plain value, if any: one strongly consistent GetItem, so
+     * that a key is refused from the moment its revocation is written, not a replication later.
+     */
     async findActive(key: string): Promise<ActiveApiKey | undefined> {
       const hash = hashApiKey(key);
-      const item = await table.get(apiKeyItemKey(hash), { consistent: false });
+      const item = await table.get(apiKeyItemKey(hash));
       return item && !item.revokedAt ? { ...toRecord(item), hash } : undefined;
     },
 
