@@ -1,7 +1,7 @@
 // One stage of the service: its table, the cursor secret, the four functions and their rollout, the
 // API (behind the stage's web ACL, under its custom domain when it has them) and the alarms. Its
 // outputs are what operators and tools outside CDK need to reach the stage.
-import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
@@ -111,6 +111,13 @@ export class PetstoreStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId });
+    new CfnOutput(this, 'FunctionNames', {
+      value: Fn.join(
+        ',',
+        [...Object.values(routes), authorizer].map((fn) => fn.function.functionName),
+      ),
+      description: 'The functions behind the API, comma-separated: what npm run prune-versions prunes',
+    });
     new CfnOutput(this, 'RolloutApplication', {
       value: this.rollout.application.applicationName,
       description: "The CodeDeploy application of the functions' rollouts (aws deploy list-deployments)",

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { Validations } from 'aws-cdk-lib';
 import type { Duration } from 'aws-cdk-lib';
+import type { VersionOptions } from 'aws-cdk-lib/aws-lambda';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -21,6 +22,8 @@ export type BundledFunctionProps = {
   settings: StageSettings;
   timeout: Duration;
   environment?: Record<string, string>;
+  /** How `currentVersion` publishes, for a function that is published. */
+  currentVersionOptions?: VersionOptions;
 };
 
 /**
@@ -59,6 +62,7 @@ export function addBundledFunction(scope: Construct, props: BundledFunctionProps
     logGroup,
     loggingFormat: LoggingFormat.JSON,
     environment: props.environment,
+    currentVersionOptions: props.currentVersionOptions,
     // The options of lib/functions/bundling.ts, in NodejsFunction's terms.
     bundling: {
       format: OutputFormat.CJS,

@@ -2,7 +2,7 @@
 // environment and its role holding only the table access it is given. Each deployment publishes a
 // version, and API Gateway invokes the alias `live`, which CodeDeploy moves to it
 // (lib/functions/petstore-rollout.ts).
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-lambda';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -43,11 +43,13 @@ export class PetstoreFunction extends Construct {
       settings: props.settings,
       timeout: TIMEOUT,
       environment: { PETSTORE_TABLE_NAME: props.table.tableName, ...props.environment },
+      // A version left out of the next template would be deleted by CloudFormation, and with it the
+      // way back that docs/deployment.md gives on-call; `npm run prune-versions` bounds how many stay.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
     });
     this.function = fn;
     (fn.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);
-    // currentVersion publishes a new version whenever the code or configuration changes; old
-    // versions are retained, so the alias can be moved back to one by hand.
+    // currentVersion publishes a new version whenever the code or configuration changes.
     this.alias = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: fn.currentVersion });
     grantTableAccess(role, props.table, props.tableAccess);
   }

@@ -18,6 +18,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     expect(Object.keys(outputs).sort()).toEqual([
       'AlarmTopicArn',
       'ApiUrl',
+      'FunctionNames',
       'Region',
       'RolloutApplication',
       'TableName',
@@ -33,6 +34,12 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     const { context } = readRepoJson('cdk.json') as { context: Record<string, unknown> };
     expect(outputs.Region?.Value).toBe(context[`${name}:region`]);
     expect(synthesized.stages[name].stack.region).toBe(outputs.Region?.Value);
+    // What npm run prune-versions reads: the four functions, by the names CloudFormation gives them.
+    const names = outputs.FunctionNames?.Value as { 'Fn::Join': [string, unknown[]] };
+    expect(names['Fn::Join']).toEqual([
+      ',',
+      ['ListPetsFunction', 'CreatePetFunction', 'GetPetFunction', 'AuthorizerFunction'].map(ref),
+    ]);
   });
 
   test('synthesis reports no error or warning', () => {

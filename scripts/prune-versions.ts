@@ -1,0 +1,101 @@
+// `npm run prune-versions -- --stage <stage> [--keep N] [--dry-run]`: deletes a deployed stage's oldest
+// function versions. Every version is retained so that on-call can move `live` back (docs/deployment.md),
+// and each one holds its code against the region's Lambda storage quota: this keeps the newest N and
+// every version an alias points at. Every failure is one line on stderr and exit 1.
+import { parseArgs } from 'node:util';
+import {
+  DeleteFunctionCommand,
+  LambdaClient,
+  ListAliasesCommand,
+  ListVersionsByFunctionCommand,
+} from '@aws-sdk/client-lambda';
+import { readStageOutputs, StageOutputsError } from '#scripts/stage-outputs.ts';
+
+/** Enough to roll back past several bad releases in a row, a small share of the storage quota. */
+export const DEFAULT_KEEP = 10;
+
+type Sender = Pick<LambdaClient, 'send'>;
+
+/**
+ * The published versions to delete: all but the newest `keep` and those an alias points at (its
+ * version, and the other version of a weighted alias, as during a canary). `$LATEST` is never one.
+ */
+export function versionsToPrune(versions: string[], aliasTargets: Set<string>, keep: number): string[] {
+  const published = versions.filter((version) => /^\d+$/.test(version)).sort((a, b) => Number(b) - Number(a));
+  return published.slice(keep).filter((version) => !aliasTargets.has(version));
+}
+
+async function versionsOf(client: Sender, functionName: string): Promise<string[]> {
+  const versions: string[] = [];
+  let marker: string | undefined;
+  do {
+    const page = await client.send(
+      new ListVersionsByFunctionCommand({ FunctionName: functionName, Marker: marker }),
+    );
+    versions.push(...(page.Versions ?? []).flatMap(({ Version }) => (Version ? [Version] : [])));
+    marker = page.NextMarker;
+  } while (marker);
+  return versions;
+}
+
+async function aliasTargetsOf(client: Sender, functionName: string): Promise<Set<string>> {
+  const targets = new Set<string>();
+  let marker: string | undefined;
+  do {
+    const page = await client.send(new ListAliasesCommand({ FunctionName: functionName, Marker: marker }));
+    for (const alias of page.Aliases ?? []) {
+      if (alias.FunctionVersion) targets.add(alias.FunctionVersion);
+      for (const weighted of Object.keys(alias.RoutingConfig?.AdditionalVersionWeights ?? {}))
+        targets.add(weighted);
+    }
+    marker = page.NextMarker;
+  } while (marker);
+  return targets;
+}
+
+/** Deletes (or, dry, only names) the versions `versionsToPrune` picks; returns them. */
+export async function pruneVersions(client: Sender, functionName: string, keep: number, dryRun = false) {
+  const [versions, targets] = await Promise.all([
+    versionsOf(client, functionName),
+    aliasTargetsOf(client, functionName),
+  ]);
+  const pruned = versionsToPrune(versions, targets, keep);
+  if (!dryRun)
+    for (const version of pruned)
+      await client.send(new DeleteFunctionCommand({ FunctionName: functionName, Qualifier: version }));
+  return pruned;
+}
+
+const USAGE = 'usage: npm run prune-versions -- --stage staging|production [--keep N] [--dry-run]';
+
+function commandLine(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { stage: { type: 'string' }, keep: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  });
+  const keep = Number(values.keep ?? DEFAULT_KEEP);
+  if (positionals.length > 0 || values.stage === undefined) throw new StageOutputsError(USAGE);
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new StageOutputsError(
+      `--keep must be a whole number of versions, at least 1, not "${values.keep}".`,
+    );
+  return { stage: values.stage, keep, dryRun: values['dry-run'] ?? false };
+}
+
+async function main(args: string[]) {
+  const { stage, keep, dryRun } = commandLine(args);
+  const { FunctionNames, Region } = readStageOutputs(stage, ['FunctionNames', 'Region']);
+  const client = new LambdaClient({ region: Region });
+  for (const functionName of FunctionNames.split(',')) {
+    const pruned = await pruneVersions(client, functionName, keep, dryRun);
+    const versions = pruned.length > 0 ? `versions ${pruned.join(', ')}` : 'no version';
+    console.log(`${functionName}: ${dryRun ? 'would delete' : 'deleted'} ${versions}`);
+  }
+}
+
+if (import.meta.main)
+  await main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(`prune-versions: ${(error as Error).message.split('\n')[0]}`);
+    process.exitCode = 1;
+  });
