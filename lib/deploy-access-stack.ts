@@ -1,7 +1,7 @@
 // The roles the release workflow (.github/workflows/deploy.yml) deploys with: GitHub's OpenID Connect
-// provider and one role per stage, which only that stage's GitHub environment may assume, for an hour,
-// and which may only assume the CDK bootstrap roles of the stage's region. Deployed once, by hand, by an
-// administrator (docs/deployment.md), apart from the stages.
+// provider and a role for each stage deployed from this account, which only that stage's GitHub
+// environment may assume, for an hour, and which may only assume the CDK bootstrap roles of the stage's
+// region. Deployed once per account, by hand, by an administrator (docs/deployment.md).
 import { CfnOutput, CfnParameter, DefaultStackSynthesizer, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { OidcProviderNative, PolicyStatement, Role, WebIdentityPrincipal } from 'aws-cdk-lib/aws-iam';
@@ -14,19 +14,28 @@ const GITHUB_OIDC_ISSUER = 'token.actions.githubusercontent.com';
 const BOOTSTRAP_ROLES = ['deploy', 'file-publishing', 'image-publishing', 'lookup'];
 
 export type DeployAccessStackProps = StackProps & {
-  /** Each stage's region: its role may reach the bootstrap roles of that region only. */
-  stageRegions: Record<StageName, string>;
+  /**
+   * The stages deployed from this account, each with its region: its role may reach the bootstrap
+   * roles of that region only. A stage in an account of its own gets its role there, not here.
+   */
+  stageRegions: Partial<Record<StageName, string>>;
   /** The account's GitHub provider, when it has one already (an account has at most one per URL). */
   existingOidcProviderArn?: string;
   /** The qualifier `cdk bootstrap` was run with. */
   bootstrapQualifier?: string;
 };
 
-/** `staging` -> `Staging`: the role's construct id and its output's prefix. */
-const capitalized = (stage: StageName) => stage[0]?.toUpperCase() + stage.slice(1);
+/** Each stage's role and the output that gives its ARN, by the ids the workflow's setup names. */
+const ROLE_IDS: Record<StageName, { role: string; output: string }> = {
+  staging: { role: 'StagingRole', output: 'StagingDeployRoleArn' },
+  production: { role: 'ProductionRole', output: 'ProductionDeployRoleArn' },
+};
+
+/** A value as cdk-nag names it in a finding: a pseudo parameter as <AWS::Name>, a literal as it is. */
+const asNagShowsIt = (arn: string) => arn.replace(/\$\{Token\[AWS\.(\w+)\.\d+\]\}/g, '<AWS::$1>');
 
 export class DeployAccessStack extends Stack {
-  readonly roles: Record<StageName, Role>;
+  readonly roles: Partial<Record<StageName, Role>> = {};
 
   constructor(scope: Construct, id: string, props: DeployAccessStackProps) {
     super(scope, id, { description: 'Pet store API: the roles GitHub Actions deploys with', ...props });
@@ -47,10 +56,10 @@ export class DeployAccessStack extends Stack {
         });
     const qualifier = props.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
 
-    const stageRole = (stage: StageName) => {
+    for (const [stage, region] of Object.entries(props.stageRegions) as [StageName, string][]) {
       // GitHub puts `environment:<name>` in `sub` only for a job that names that environment; any
       // other job of the repository (a test job, a branch, a pull request) gets another subject.
-      const role = new Role(this, `${capitalized(stage)}Role`, {
+      const role = new Role(this, ROLE_IDS[stage].role, {
         description: `GitHub Actions, environment ${stage} of the pet store repository: may only assume the CDK bootstrap roles`,
         maxSessionDuration: Duration.hours(1),
         assumedBy: new WebIdentityPrincipal(provider.oidcProviderArn, {
@@ -61,26 +70,26 @@ export class DeployAccessStack extends Stack {
         }),
       });
       // Bootstrap roles are named cdk-<qualifier>-<kind>-<account>-<region>.
-      const bootstrapRoles = `cdk-${qualifier}-*-${this.account}-${props.stageRegions[stage]}`;
+      const bootstrapRoles = `cdk-${qualifier}-*-${this.account}-${region}`;
+      const bootstrapRolesArn = `arn:${this.partition}:iam::${this.account}:role/${bootstrapRoles}`;
       role.addToPolicy(
         new PolicyStatement({
           actions: ['sts:AssumeRole'],
-          resources: [`arn:${this.partition}:iam::${this.account}:role/${bootstrapRoles}`],
+          resources: [bootstrapRolesArn],
           conditions: { StringEquals: { 'iam:ResourceTag/aws-cdk:bootstrap-role': BOOTSTRAP_ROLES } },
         }),
       );
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/cdk-${qualifier}-*-<AWS::AccountId>-${props.stageRegions[stage]}]`,
+        id: `AwsSolutions-IAM5[Resource::${asNagShowsIt(bootstrapRolesArn)}]`,
         reason:
           "The bootstrap roles' names differ only in their kind; the condition on their aws-cdk:bootstrap-role tag limits the wildcard to those roles.",
       });
       // No role name: the workflow takes the role's ARN from the output, whatever CloudFormation named it.
-      new CfnOutput(this, `${capitalized(stage)}DeployRoleArn`, {
+      new CfnOutput(this, ROLE_IDS[stage].output, {
         value: role.roleArn,
         description: `The variable AWS_DEPLOY_ROLE_ARN of the GitHub environment ${stage}`,
       });
-      return role;
-    };
-    this.roles = { staging: stageRole('staging'), production: stageRole('production') };
+      this.roles[stage] = role;
+    }
   }
 }

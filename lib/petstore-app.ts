@@ -1,7 +1,7 @@
-// The CDK app: both stages and the deploy role's stack, checked by cdk-nag's AWS Solutions rules
-// (a violation that is not acknowledged with a reason fails the synthesis).
+// The CDK app: both stages and the deploy roles' stack (one per account), checked by cdk-nag's AWS
+// Solutions rules (a violation that is not acknowledged with a reason fails the synthesis).
 import { Validations } from 'aws-cdk-lib';
-import type { App } from 'aws-cdk-lib';
+import type { App, Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import {
   bootstrapQualifier,
@@ -18,18 +18,43 @@ import type { StageName } from '#lib/stage-settings.ts';
 const DEPLOY_ACCESS_STACK_ID = 'PetstoreDeployAccess';
 
 export function addPetstoreStages(app: App) {
+  const envs = { staging: stageEnvironment(app, 'staging'), production: stageEnvironment(app, 'production') };
   const stage = (name: StageName) => {
-    const env = stageEnvironment(app, name);
-    const settings = { ...STAGE_SETTINGS[name], customDomain: customDomain(app, name, env.region) };
-    return new PetstoreStage(app, settings, env);
+    const settings = { ...STAGE_SETTINGS[name], customDomain: customDomain(app, name, envs[name].region) };
+    return new PetstoreStage(app, settings, envs[name]);
   };
   const stages = { staging: stage('staging'), production: stage('production') };
-  const deployAccess = new DeployAccessStack(app, DEPLOY_ACCESS_STACK_ID, {
-    stackName: 'petstore-deploy-access',
-    stageRegions: { staging: stages.staging.stack.region, production: stages.production.stack.region },
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { ...stages, deployAccess: addDeployAccess(app, envs) };
+}
+
+/**
+ * The deploy roles: one stack in the stages' account, in production's region; or, when the stages
+ * name two accounts, one stack in each (`PetstoreDeployAccessStaging`, ...) holding only that stage's
+ * role, so that no role in production's account trusts staging's environment.
+ */
+function addDeployAccess(app: App, envs: Record<StageName, Environment>): DeployAccessStack[] {
+  const common = {
     existingOidcProviderArn: existingOidcProviderArn(app),
     bootstrapQualifier: bootstrapQualifier(app),
-  });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { ...stages, deployAccess };
+  };
+  const regionOf = (stage: StageName) => envs[stage].region ?? '';
+  if (envs.staging.account === envs.production.account)
+    return [
+      new DeployAccessStack(app, DEPLOY_ACCESS_STACK_ID, {
+        ...common,
+        env: envs.production,
+        stackName: 'petstore-deploy-access',
+        stageRegions: { staging: regionOf('staging'), production: regionOf('production') },
+      }),
+    ];
+  return (['staging', 'production'] as const).map(
+    (stage) =>
+      new DeployAccessStack(app, `${DEPLOY_ACCESS_STACK_ID}${STAGE_SETTINGS[stage].id}`, {
+        ...common,
+        env: envs[stage],
+        stackName: `petstore-deploy-access-${stage}`,
+        stageRegions: { [stage]: regionOf(stage) },
+      }),
+  );
 }

@@ -79,11 +79,46 @@ describe('a custom domain for production, and an existing GitHub provider', () =
   });
 
   test('the deploy role trusts the existing provider, and no new one is made', () => {
-    const access = Template.fromStack(stages.deployAccess);
+    const [deployAccess] = stages.deployAccess;
+    if (!deployAccess) throw new Error('no deploy access stack');
+    const access = Template.fromStack(deployAccess);
     access.resourceCountIs('AWS::IAM::OIDCProvider', 0);
     access.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [{ Principal: { Federated: PROVIDER } }] },
     });
+  });
+});
+
+describe('stages in two accounts', () => {
+  const stages = addPetstoreStages(
+    appWith({ 'staging:account': '111111111111', 'production:account': '222222222222' }),
+  );
+
+  test("each account gets a deploy roles stack of its own, holding only its stage's role", () => {
+    const byStack = stages.deployAccess.map((stack) => {
+      const roles = Template.fromStack(stack).findResources('AWS::IAM::Role');
+      const subjects = Object.values(roles).map((role) =>
+        JSON.stringify(role.Properties.AssumeRolePolicyDocument).replace(/.*:environment:(\w+).*/, '$1'),
+      );
+      return [stack.stackName, stack.account, stack.region, subjects];
+    });
+    expect(byStack).toEqual([
+      ['petstore-deploy-access-staging', '111111111111', stages.staging.stack.region, ['staging']],
+      ['petstore-deploy-access-production', '222222222222', stages.production.stack.region, ['production']],
+    ]);
+  });
+
+  test("one account: one stack, bound to production's account and region, with both roles", () => {
+    const [shared, ...others] = addPetstoreStages(
+      appWith({ 'production:account': '333333333333', 'staging:account': '333333333333' }),
+    ).deployAccess;
+    expect(others).toEqual([]);
+    expect([shared?.stackName, shared?.account, shared?.region]).toEqual([
+      'petstore-deploy-access',
+      '333333333333',
+      stages.production.stack.region,
+    ]);
+    expect(Object.keys(shared?.roles ?? {}).sort()).toEqual(['production', 'staging']);
   });
 });
 

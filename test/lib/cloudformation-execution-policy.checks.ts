@@ -1,8 +1,11 @@
 // The policy docs/deployment.md bootstraps with instead of AdministratorAccess
-// (lib/cloudformation-execution-policy.json): it covers every resource type the three stacks create,
-// and reaches IAM, Lambda and DynamoDB only through the names CloudFormation gives the stacks' own.
+// (lib/cloudformation-execution-policy.json): it covers every resource type the stacks create, custom
+// domain included, and what CloudFormation needs of other services for them, and reaches IAM, Lambda
+// and DynamoDB only through the names CloudFormation gives the stacks' own.
 import { describe, expect, test } from '@jest/globals';
-import { synthesized } from '#test/lib/synthesize.ts';
+import { Template } from 'aws-cdk-lib/assertions';
+import { addPetstoreStages } from '#lib/petstore-app.ts';
+import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 
 type Statement = { Action: string | string[]; Resource: string | string[]; Condition?: object };
@@ -26,10 +29,36 @@ const SERVICE_OF: Record<string, string | undefined> = {
   Custom: 'lambda', // a custom resource is a function CloudFormation invokes
 };
 
+/** What CloudFormation asks of other services, as the caller, to create a resource of these types. */
+const CROSS_SERVICE: Record<string, string[]> = {
+  // The code is read from the bootstrap bucket with the caller's rights; the role is passed.
+  'AWS::Lambda::Function': ['s3:GetObject', 'iam:PassRole'],
+  'AWS::CodeDeploy::DeploymentGroup': ['iam:PassRole'],
+  'AWS::ApiGateway::Account': ['iam:PassRole'],
+  // A regional domain's first creation makes API Gateway's service-linked role.
+  'AWS::ApiGateway::DomainName': ['iam:CreateServiceLinkedRole', 'acm:DescribeCertificate'],
+};
+
+/** IAM's wildcard: `*` for any run of characters. */
+const matches = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(value);
+const allowed = (action: string) =>
+  policy.Statement.some(({ Action }) => list(Action).some((pattern) => matches(pattern, action)));
+
+// Production with a custom domain, as cdk.json may configure it: its resource types count too.
+const withDomain = addPetstoreStages(
+  appWithFlags({
+    'aws:cdk:bundling-stacks': [],
+    'production:domainName': 'api.example.com',
+    'production:certificateArn': `arn:aws:acm:${synthesized.stages.production.stack.region}:123456789012:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b`,
+  }),
+);
+
 const templates = [
   synthesized.staging.template.toJSON(),
   synthesized.production.template.toJSON(),
   synthesized.deployAccess.toJSON(),
+  Template.fromStack(withDomain.production.stack).toJSON(),
 ] as { Resources: Record<string, { Type: string }> }[];
 const types = [
   ...new Set(templates.flatMap(({ Resources }) => Object.values(Resources).map(({ Type }) => Type))),
@@ -37,7 +66,7 @@ const types = [
 const stackNames = [
   synthesized.stages.staging.stack.stackName,
   synthesized.stages.production.stack.stackName,
-  synthesized.stages.deployAccess.stackName,
+  ...synthesized.stages.deployAccess.map(({ stackName }) => stackName),
 ];
 
 describe('the CloudFormation execution policy', () => {
@@ -48,10 +77,27 @@ describe('the CloudFormation execution policy', () => {
     if (service === undefined) return;
     const actions = policy.Statement.flatMap(({ Action }) => list(Action));
     expect(actions.filter((action) => action.startsWith(`${service}:`)).length).toBeGreaterThan(0);
+    for (const action of CROSS_SERVICE[type] ?? [])
+      expect([type, action, allowed(action)]).toEqual([type, action, true]);
+  });
+
+  test('finds the custom domain among the types', () => {
+    expect(types).toEqual(expect.arrayContaining(['AWS::ApiGateway::DomainName', 'Custom::AWS']));
+  });
+
+  test("reads code only from CDK's bootstrap buckets, and makes only API Gateway's linked role", () => {
+    const statementOf = (action: string) =>
+      policy.Statement.filter(({ Action }) => list(Action).includes(action));
+    expect(statementOf('s3:GetObject').flatMap(({ Resource }) => list(Resource))).toEqual([
+      'arn:aws:s3:::cdk-*-assets-*/*',
+    ]);
+    expect(statementOf('iam:CreateServiceLinkedRole').map(({ Condition }) => Condition)).toEqual([
+      { StringEquals: { 'iam:AWSServiceName': 'ops.apigateway.amazonaws.com' } },
+    ]);
   });
 
   test('grants no service outside the stacks, and never every action', () => {
-    const services = new Set([...Object.values(SERVICE_OF), 'ssm']);
+    const services = new Set([...Object.values(SERVICE_OF), 'ssm', 's3', 'acm']);
     for (const action of policy.Statement.flatMap(({ Action }) => list(Action))) {
       expect(action).not.toBe('*');
       expect(services).toContain(action.split(':')[0]);
@@ -63,6 +109,7 @@ describe('the CloudFormation execution policy', () => {
     for (const { Action, Resource } of policy.Statement) {
       const services = new Set(list(Action).map((action) => action.split(':')[0]));
       if (!['iam', 'lambda', 'dynamodb'].some((service) => services.has(service))) continue;
+      if (services.has('iam') && list(Action).includes('iam:CreateServiceLinkedRole')) continue;
       expect(services.size).toBe(1);
       for (const resource of list(Resource))
         expect(resource).toMatch(

@@ -38,6 +38,12 @@ export function defined<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+/** The one element of `values`; fails when there are none or several. */
+export function only<T>(values: T[], what: string): T {
+  if (values.length !== 1) throw new Error(`Expected one ${what}, found ${values.length}`);
+  return defined(values[0], what);
+}
+
 /** An app in a temporary directory with the feature flags of cdk.json, as `cdk synth` applies them. */
 export const appWithFlags = (context: Record<string, unknown>) =>
   new App({
@@ -72,7 +78,8 @@ function synthesizeApp() {
     stages,
     staging: synthesizedStage('staging'),
     production: synthesizedStage('production'),
-    deployAccess: Template.fromStack(stages.deployAccess),
+    // The stages share an account here: one stack holds both deploy roles.
+    deployAccess: Template.fromStack(only(stages.deployAccess, 'deploy access stack')),
   };
 }
 
