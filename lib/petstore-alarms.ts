@@ -16,10 +16,10 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { addAccessLogMetrics } from '#lib/api/access-log-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { STAGE_NAME } from '#shared/http/routes.ts';
@@ -83,12 +83,12 @@ export class PetstoreAlarms extends Construct {
     });
 
     // The function's metrics, not its alias's: they count every version, the one a rollout moves
-    // away from included, which is what a manual rollback moves back to.
+    // away from included, which is what a manual rollback moves back to. The method's 5xx leave out
+    // the authorizer's failures, its latency is the integration's: neither is the route's doing.
+    const accessLog = addAccessLogMetrics(this, accessLogs, apiName);
     for (const [name, fn] of Object.entries(routeFunctions)) {
-      const method = defined(
-        API_METHODS.find((candidate) => candidate.operationId === name),
-        name,
-      );
+      const method = API_METHODS.find((candidate) => candidate.operationId === name);
+      if (!method) throw new Error(`No API method runs ${name}`);
       const route = `${method.httpMethod} ${method.resource}`;
       this.functionAlarms.set(name, [
         this.alarm(`${name}Errors`, {
@@ -98,22 +98,22 @@ export class PetstoreAlarms extends Construct {
         }),
         this.throttlesAlarm(name, fn),
         this.alarm(`${name}5xx`, {
-          metric: apiMetric(apiName, '5XXError', sumOf, method),
+          metric: accessLog.routeServerErrors(method, PERIOD),
           threshold: thresholds.serverErrorsPer5Minutes,
-          description: `${route} answered 5xx.`,
+          description: `${route} answered 5xx (but for the authorizer's failures).`,
         }),
         this.alarm(`${name}P99Latency`, {
-          metric: apiMetric(apiName, 'Latency', p99Of, method),
+          metric: apiMetric(apiName, 'IntegrationLatency', p99Of, method),
           threshold: thresholds.p99LatencyMs,
           ...LATENCY_MINUTES,
-          description: `p99 latency of ${route}, in 3 of the last 5 minutes.`,
+          description: `p99 latency of ${route}'s function, in 3 of the last 5 minutes.`,
         }),
       ]);
     }
     this.functionAlarms.set('authorizer', [
       this.throttlesAlarm('authorizer', authorizerFunction),
       this.alarm('authorizerFailures', {
-        metric: authorizerFailures(this, accessLogs, apiName),
+        metric: accessLog.authorizerFailures(PERIOD),
         threshold: thresholds.functionErrorsPer5Minutes,
         description: 'API Gateway could not use the authorizer (it failed, timed out or answered nonsense).',
       }),
@@ -131,7 +131,9 @@ export class PetstoreAlarms extends Construct {
    * refuses every key.
    */
   rolloutAlarms(functionName: string): IAlarm[] {
-    return defined(this.functionAlarms.get(functionName), `the alarms of ${functionName}`);
+    const alarms = this.functionAlarms.get(functionName);
+    if (!alarms) throw new Error(`No alarms of ${functionName}`);
+    return alarms;
   }
 
   private throttlesAlarm(name: string, fn: IFunction): Alarm {
@@ -186,11 +188,6 @@ export class PetstoreAlarms extends Construct {
   }
 }
 
-const defined = <T>(value: T | undefined, what: string): T => {
-  if (value === undefined) throw new Error(`No ${what}`);
-  return value;
-};
-
 /**
  * A metric of stage v1, or of one of its methods (the stage's detailed metrics), named by its literal
  * name, not by a reference to the stage resource. The rollout's deployment groups name these alarms,
@@ -213,24 +210,6 @@ const apiMetric = (
     },
     ...options,
   });
-
-/** API Gateway's answers that blame the authorizer (503 and 500), counted from the access log. */
-const AUTHORIZER_ERROR_TYPES = ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'];
-
-/** One count per access-log line whose `errorType` blames the authorizer, in the stage's namespace. */
-function authorizerFailures(scope: Construct, accessLogs: ILogGroup, apiName: string): Metric {
-  const filter = new MetricFilter(scope, 'AuthorizerFailuresFilter', {
-    logGroup: accessLogs,
-    filterPattern: FilterPattern.any(
-      ...AUTHORIZER_ERROR_TYPES.map((type) => FilterPattern.stringValue('$.errorType', '=', type)),
-    ),
-    // A namespace per stage: a metric filter's dimensions can only be fields of the log line.
-    metricNamespace: `PetStore/${apiName}`,
-    metricName: 'AuthorizerFailures',
-    metricValue: '1',
-  });
-  return filter.metric({ period: PERIOD, statistic: 'Sum' });
-}
 
 /** Read and write throttle events of the table and of its index, missing points as 0. */
 function dynamoDbThrottles(table: ITable): MathExpression {

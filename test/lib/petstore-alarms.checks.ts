@@ -86,25 +86,28 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
 
     test.each(Object.keys(ROUTE_FUNCTION_IDS))(
-      "%s: its own method's 5xx and p99 latency, from the stage's detailed metrics",
+      "%s: its own method's 5xx but the authorizer's, and its function's p99 as API Gateway sees it",
       (operationId) => {
         const method = API_METHODS.find((candidate) => candidate.operationId === operationId);
-        const dimensions = [
-          { Name: 'ApiName', Value: `petstore-${name}` },
-          { Name: 'Method', Value: method?.httpMethod },
-          { Name: 'Resource', Value: method?.resource },
-          { Name: 'Stage', Value: 'v1' },
-        ];
         expect(alarm(`${operationId}5xx`)).toMatchObject({
-          Namespace: 'AWS/ApiGateway',
-          MetricName: '5XXError',
-          Dimensions: dimensions,
+          Namespace: `PetStore/petstore-${name}`,
+          MetricName: 'RouteServerErrors',
+          Dimensions: [
+            { Name: 'Method', Value: method?.httpMethod },
+            { Name: 'Resource', Value: method?.resource },
+          ],
           Statistic: 'Sum',
           Threshold: settings.alarms.serverErrorsPer5Minutes,
         });
         expect(alarm(`${operationId}P99Latency`)).toMatchObject({
-          MetricName: 'Latency',
-          Dimensions: dimensions,
+          Namespace: 'AWS/ApiGateway',
+          MetricName: 'IntegrationLatency',
+          Dimensions: [
+            { Name: 'ApiName', Value: `petstore-${name}` },
+            { Name: 'Method', Value: method?.httpMethod },
+            { Name: 'Resource', Value: method?.resource },
+            { Name: 'Stage', Value: 'v1' },
+          ],
           ExtendedStatistic: 'p99',
           Threshold: settings.alarms.p99LatencyMs,
           Period: 60,
@@ -119,28 +122,68 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       },
     );
 
-    test("the authorizer's failures, counted from the access log's errorType", () => {
-      const [filterId, filter] = stage.only('AWS::Logs::MetricFilter');
-      const [accessLogsId] =
-        stage.all('AWS::Logs::LogGroup').filter(([id]) => id.startsWith('ApiAccessLogs'))[0] ?? [];
-      expect(filter.Properties).toEqual({
-        LogGroupName: ref(accessLogsId ?? ''),
-        FilterPattern:
-          '{ ($.errorType = "AUTHORIZER_FAILURE") || ($.errorType = "AUTHORIZER_CONFIGURATION_ERROR") }',
-        MetricTransformations: [
-          {
-            MetricNamespace: `PetStore/petstore-${name}`,
-            MetricName: 'AuthorizerFailures',
-            MetricValue: '1',
-          },
-        ],
+    describe('metric filters on the access log', () => {
+      const [accessLogsId = ''] =
+        stage.all('AWS::Logs::LogGroup').find(([id]) => id.startsWith('ApiAccessLogs')) ?? [];
+      const filters = new Map(
+        stage
+          .all('AWS::Logs::MetricFilter')
+          .map(([, filter]) => [
+            (filter.Properties.MetricTransformations as { MetricName: string }[])[0]?.MetricName,
+            filter.Properties,
+          ]),
+      );
+      const authorizerErrors = ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'];
+
+      test("the authorizer's failures, by the access log's errorType", () => {
+        expect(filters.get('AuthorizerFailures')).toEqual({
+          LogGroupName: ref(accessLogsId),
+          FilterPattern: `{ ${authorizerErrors.map((type) => `($.errorType = "${type}")`).join(' || ')} }`,
+          MetricTransformations: [
+            {
+              MetricNamespace: `PetStore/petstore-${name}`,
+              MetricName: 'AuthorizerFailures',
+              MetricValue: '1',
+            },
+          ],
+        });
+        expect(alarm('authorizerFailures')).toMatchObject({
+          Namespace: `PetStore/petstore-${name}`,
+          MetricName: 'AuthorizerFailures',
+          Statistic: 'Sum',
+          Threshold: settings.alarms.functionErrorsPer5Minutes,
+        });
       });
-      expect(filterId).toBeDefined();
-      expect(alarm('authorizerFailures')).toMatchObject({
-        Namespace: `PetStore/petstore-${name}`,
-        MetricName: 'AuthorizerFailures',
-        Statistic: 'Sum',
-        Threshold: settings.alarms.functionErrorsPer5Minutes,
+
+      test("each route's 5xx, but for the authorizer's, by method and resource", () => {
+        expect(filters.get('RouteServerErrors')).toEqual({
+          LogGroupName: ref(accessLogsId),
+          FilterPattern: `{ ($.status = "5*") && ${authorizerErrors.map((type) => `($.errorType != "${type}")`).join(' && ')} }`,
+          MetricTransformations: [
+            {
+              MetricNamespace: `PetStore/petstore-${name}`,
+              MetricName: 'RouteServerErrors',
+              MetricValue: '1',
+              Dimensions: [
+                { Key: 'Method', Value: '$.method' },
+                { Key: 'Resource', Value: '$.resourcePath' },
+              ],
+            },
+          ],
+        });
+      });
+
+      test('the fields they read are in the access log', () => {
+        const [, apiStage] = stage.only('AWS::ApiGateway::Stage');
+        const format = JSON.parse(
+          (apiStage.Properties.AccessLogSetting as { Format: string }).Format,
+        ) as Record<string, string>;
+        expect(format).toMatchObject({
+          status: '$context.status',
+          errorType: '$context.error.responseType',
+          method: '$context.httpMethod',
+          resourcePath: '$context.resourcePath',
+        });
       });
     });
 

@@ -22,7 +22,7 @@ describe('circular dependencies', () => {
   });
 
   it.each([synthesized.staging, synthesized.production])(
-    "$name: a method's 5xx alarm naming the stage by reference closes the circle through the rollout",
+    "$name: a method's alarm naming the stage by reference closes the circle through the rollout",
     (stage) => {
       const template = templateOf(stage);
       const { alarmId, stageId } = putStageRefBackOnApiAlarm(template);
