@@ -9,7 +9,7 @@ import {
   ListAliasesCommand,
   ListVersionsByFunctionCommand,
 } from '@aws-sdk/client-lambda';
-import { readStageOutputs, StageOutputsError } from '#scripts/stage-outputs.ts';
+import { readStageOutputs } from '#scripts/stage-outputs.ts';
 
 /** Enough to roll back past several bad releases in a row, a small share of the storage quota. */
 export const DEFAULT_KEEP = 10;
@@ -66,6 +66,11 @@ export async function pruneVersions(client: Sender, functionName: string, keep: 
   return pruned;
 }
 
+/** A mistake on the command line: its message is the whole story. */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
 const USAGE = 'usage: npm run prune-versions -- --stage staging|production [--keep N] [--dry-run]';
 
 function commandLine(args: string[]) {
@@ -75,11 +80,9 @@ function commandLine(args: string[]) {
     options: { stage: { type: 'string' }, keep: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   });
   const keep = Number(values.keep ?? DEFAULT_KEEP);
-  if (positionals.length > 0 || values.stage === undefined) throw new StageOutputsError(USAGE);
+  if (positionals.length > 0 || values.stage === undefined) throw new UsageError(USAGE);
   if (!Number.isInteger(keep) || keep < 1)
-    throw new StageOutputsError(
-      `--keep must be a whole number of versions, at least 1, not "${values.keep}".`,
-    );
+    throw new UsageError(`--keep must be a whole number of versions, at least 1, not "${values.keep}".`);
   return { stage: values.stage, keep, dryRun: values['dry-run'] ?? false };
 }
 

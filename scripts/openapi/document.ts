@@ -22,7 +22,9 @@ Error object whose \`status\` equals the HTTP status. The codes:
 ${errorCatalogueTable()}
 
 When several apply, the first of these wins: 401 (on every path, known or not), then 404 or 405,
-then 413, then 415, then 400.
+then 413, then 415, then 400. In production the web application firewall comes before all of them:
+its 403, and its 400 for a list parameter given twice, are answered before the API key is checked.
+\`User-Agent\` is optional: no request is refused for lacking one.
 
 **Requests no operation describes.** Any other path is answered \`404\` (\`NotFound\`); a known path
 asked with another method \`405\` (\`MethodNotAllowed\`, with an \`Allow\` header). Both after 401.
@@ -30,7 +32,7 @@ asked with another method \`405\` (\`MethodNotAllowed\`, with an \`Allow\` heade
 **Numbers.** \`categoryId\` is an int64 kept exactly: values above 2^53 come back with the same
 digits, as JSON numbers. Animal ids stay below 2^53 so every JSON client reads them exactly.
 
-**Limits.** Request bodies: at most ${MAX_BODY_BYTES / 1024} KiB. Throttling per stage and per key
+**Limits.** Request bodies: at most ${MAX_BODY_BYTES / 1024} KiB. Throttling per method and per key
 answers 429.
 `.trim();
 
