@@ -25,31 +25,35 @@ export function versionsToPrune(versions: string[], aliasTargets: Set<string>, k
   return published.slice(keep).filter((version) => !aliasTargets.has(version));
 }
 
-async function versionsOf(client: Sender, functionName: string): Promise<string[]> {
-  const versions: string[] = [];
+/** Every page of a Lambda listing, which pages by `Marker` and `NextMarker`. */
+async function* pages<Page extends { NextMarker?: string }>(request: (marker?: string) => Promise<Page>) {
   let marker: string | undefined;
   do {
-    const page = await client.send(
-      new ListVersionsByFunctionCommand({ FunctionName: functionName, Marker: marker }),
-    );
-    versions.push(...(page.Versions ?? []).flatMap(({ Version }) => (Version ? [Version] : [])));
+    const page = await request(marker);
+    yield page;
     marker = page.NextMarker;
   } while (marker);
+}
+
+async function versionsOf(client: Sender, functionName: string): Promise<string[]> {
+  const versions: string[] = [];
+  const listing = (Marker?: string) =>
+    client.send(new ListVersionsByFunctionCommand({ FunctionName: functionName, Marker }));
+  for await (const page of pages(listing))
+    versions.push(...(page.Versions ?? []).flatMap(({ Version }) => (Version ? [Version] : [])));
   return versions;
 }
 
 async function aliasTargetsOf(client: Sender, functionName: string): Promise<Set<string>> {
   const targets = new Set<string>();
-  let marker: string | undefined;
-  do {
-    const page = await client.send(new ListAliasesCommand({ FunctionName: functionName, Marker: marker }));
+  const listing = (Marker?: string) =>
+    client.send(new ListAliasesCommand({ FunctionName: functionName, Marker }));
+  for await (const page of pages(listing))
     for (const alias of page.Aliases ?? []) {
       if (alias.FunctionVersion) targets.add(alias.FunctionVersion);
       for (const weighted of Object.keys(alias.RoutingConfig?.AdditionalVersionWeights ?? {}))
         targets.add(weighted);
     }
-    marker = page.NextMarker;
-  } while (marker);
   return targets;
 }
 

@@ -2,7 +2,6 @@
 // filters: the answers that blame the authorizer, and each route's 5xx without them, so that an
 // authorizer incident is not counted against the route function being rolled out.
 import type { Duration } from 'aws-cdk-lib';
-import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -13,7 +12,7 @@ const AUTHORIZER_ERROR_TYPES = ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_
 export function addAccessLogMetrics(scope: Construct, accessLogs: ILogGroup, apiName: string) {
   // A namespace per stage: a metric filter's dimensions can only be fields of the log line.
   const metricNamespace = `PetStore/${apiName}`;
-  new MetricFilter(scope, 'AuthorizerFailuresFilter', {
+  const authorizerFailures = new MetricFilter(scope, 'AuthorizerFailuresFilter', {
     logGroup: accessLogs,
     filterPattern: FilterPattern.any(
       ...AUTHORIZER_ERROR_TYPES.map((type) => FilterPattern.stringValue('$.errorType', '=', type)),
@@ -22,7 +21,7 @@ export function addAccessLogMetrics(scope: Construct, accessLogs: ILogGroup, api
     metricName: 'AuthorizerFailures',
     metricValue: '1',
   });
-  new MetricFilter(scope, 'RouteServerErrorsFilter', {
+  const routeServerErrors = new MetricFilter(scope, 'RouteServerErrorsFilter', {
     logGroup: accessLogs,
     filterPattern: FilterPattern.all(
       FilterPattern.stringValue('$.status', '=', '5*'),
@@ -33,18 +32,15 @@ export function addAccessLogMetrics(scope: Construct, accessLogs: ILogGroup, api
     metricValue: '1',
     dimensions: { Method: '$.method', Resource: '$.resourcePath' },
   });
-  const sum = (period: Duration) => ({ period, statistic: 'Sum' });
   return {
     /** Requests API Gateway answered 503 or 500 because it could not use the authorizer. */
-    authorizerFailures: (period: Duration) =>
-      new Metric({ namespace: metricNamespace, metricName: 'AuthorizerFailures', ...sum(period) }),
+    authorizerFailures: (period: Duration) => authorizerFailures.metric({ period, statistic: 'Sum' }),
     /** 5xx answers of one method, but for those that blame the authorizer. */
     routeServerErrors: (method: { httpMethod: string; resource: string }, period: Duration) =>
-      new Metric({
-        namespace: metricNamespace,
-        metricName: 'RouteServerErrors',
+      routeServerErrors.metric({
+        period,
+        statistic: 'Sum',
         dimensionsMap: { Method: method.httpMethod, Resource: method.resource },
-        ...sum(period),
       }),
   };
 }
