@@ -51,11 +51,15 @@ export function startLocalServer({ nodeOptions = [] as string[], ipc = false } =
   });
 }
 
-async function load(route: string, url: string, options: { method?: string; body?: string } = {}) {
+export type Load = typeof LOAD;
+
+type LoadRequest = { route: string; url: string; method?: string; body?: string };
+
+async function load({ connections, durationSeconds }: Load, { route, url, ...options }: LoadRequest) {
   const result = await autocannon({
     url,
-    connections: LOAD.connections,
-    duration: LOAD.durationSeconds,
+    connections,
+    duration: durationSeconds,
     headers: HEADERS,
     ...options,
   });
@@ -68,20 +72,20 @@ async function load(route: string, url: string, options: { method?: string; body
   } satisfies LoadResult;
 }
 
-export async function measureLoad(): Promise<LoadResult[]> {
+export async function measureLoad(size: Load = LOAD): Promise<LoadResult[]> {
   const server = await startLocalServer();
   try {
     const pets = `${server.url}/pets`;
     const body = JSON.stringify(NEW_PET);
     // Creates first: they fill the table the listings and gets then read.
-    const created = await load('POST /v1/pets', pets, { method: 'POST', body });
+    const created = await load(size, { route: 'POST /v1/pets', url: pets, method: 'POST', body });
     const { id } = (await (await fetch(pets, { method: 'POST', headers: HEADERS, body })).json()) as {
       id: number;
     };
     return [
       created,
-      await load(`GET /v1/pets?${LIST_QUERY}`, `${pets}?${LIST_QUERY}`),
-      await load('GET /v1/pets/{petId}', `${pets}/${id}`),
+      await load(size, { route: `GET /v1/pets?${LIST_QUERY}`, url: `${pets}?${LIST_QUERY}` }),
+      await load(size, { route: 'GET /v1/pets/{petId}', url: `${pets}/${id}` }),
     ];
   } finally {
     await stopLocalServer(server);

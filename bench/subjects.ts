@@ -4,7 +4,7 @@
 // NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
 import { fileURLToPath } from 'node:url';
 import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;

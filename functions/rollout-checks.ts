@@ -2,7 +2,7 @@
 // requests whose right answers are known whatever the table holds, and nothing written. A version
 // that fails one is stopped and rolled back with no client having seen it, where the alarms only
 // notice a bad version after clients got its answers (a 401 for every key raises no alarm at all).
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 
 /** What invoking the version gave back: its error, as Lambda reports one, or its result. */
 export type Invocation = { functionError?: string | undefined; payload: unknown };

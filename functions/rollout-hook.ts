@@ -6,7 +6,7 @@ import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { createRolloutHookHandler } from '#functions/rollout-hook-handler.ts';
 import { rolloutProbes } from '#functions/rollout-checks.ts';
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 import { requireEnv } from '#shared/env.ts';
 import { createObservability } from '#shared/observability.ts';
 

@@ -11,7 +11,8 @@ import { PetstoreFirewall } from '#lib/api/petstore-firewall.ts';
 import { PetstoreFunction } from '#lib/functions/petstore-function.ts';
 import { PetstoreRollout } from '#lib/functions/petstore-rollout.ts';
 import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import { lambdaEnvironment } from '#functions/lambda-environment.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 import { PetstoreTable } from '#lib/data/petstore-table.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ROUTES } from '#shared/http/routes.ts';
@@ -44,18 +45,18 @@ export class PetstoreStack extends Stack {
     const cursorSecret = new PetstoreCursorSecret(this, 'CursorSecret', settings);
 
     const petstoreFunction = (name: PetstoreFunctionName) => {
-      const { entry, tableAccess, readsCursorSecret, readsPetShards } = PETSTORE_FUNCTIONS[name];
+      const { entry, tableAccess } = PETSTORE_FUNCTIONS[name];
       return new PetstoreFunction(this, constructId(name), {
         entry,
         logicalId: `${constructId(name)}Function`,
         table: this.table,
         tableAccess,
         settings,
-        // The variables the composition roots read (functions/*.ts).
-        environment: {
-          ...(readsCursorSecret && { PETSTORE_CURSOR_SECRET: cursorSecret.dynamicReference }),
-          ...(readsPetShards && { PETSTORE_PET_SHARDS: String(settings.petShards) }),
-        },
+        environment: lambdaEnvironment(name, {
+          tableName: this.table.tableName,
+          cursorSecret: cursorSecret.dynamicReference,
+          petShards: String(settings.petShards),
+        }),
       });
     };
 

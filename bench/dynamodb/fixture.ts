@@ -3,6 +3,8 @@
 // their environment as Lambda configures a function, over HTTPS (bench/processes/tls-front.ts) as in AWS;
 // this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
+import { lambdaEnvironment } from '#functions/lambda-environment.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 import { createSourceFunctions } from '#local/lambda/source-functions.ts';
 import type { SourceFunctions } from '#local/lambda/source-functions.ts';
@@ -11,6 +13,7 @@ import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
 import { PET_STATUSES } from '#shared/schemas.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
 import { startCountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import type { CountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import { TLS_CERTIFICATE_FILE, startTlsFront } from '#bench/processes/tls-front.ts';
@@ -23,18 +26,19 @@ export const SEEDED_PETS = 4_000;
 const TABLE_NAME = 'petstore-bench';
 
 export type Fixture = {
-  /** The whole environment of a child: what the stack sets, and nothing of this shell's. */
-  childEnv: NodeJS.ProcessEnv;
+  /** The whole environment of a subject's child: what the stack sets, and nothing of this shell's. */
+  childEnv(subject: PetstoreFunctionName): NodeJS.ProcessEnv;
   proxy: CountingProxy;
   /** The functions in this process, on the table through the proxy. */
   functions: SourceFunctions;
   apiKey: string;
   /** A pet that exists, for getPet. */
   petId: number;
+  seededPets: number;
   close(): Promise<void>;
 };
 
-export async function startFixture(): Promise<Fixture> {
+export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
   const embedded = await startEmbeddedDynamoDb();
   const proxy = await startCountingProxy(embedded.endpoint);
   const tls = await startTlsFront(embedded.endpoint);
@@ -43,7 +47,7 @@ export async function startFixture(): Promise<Fixture> {
   const functions = createSourceFunctions({ table: counted.table, cursorSecret });
   const { key: apiKey } = await createApiKeyStore(counted.table).issue('bench');
   let petId = 0;
-  for (let i = 0; i < SEEDED_PETS; i++) {
+  for (let i = 0; i < seededPets; i++) {
     const status = PET_STATUSES[i % PET_STATUSES.length] ?? 'available';
     const created = await invoke(
       functions.createPet,
@@ -52,20 +56,21 @@ export async function startFixture(): Promise<Fixture> {
     petId ||= (created.json as Pet).id;
   }
   return {
-    childEnv: {
-      PETSTORE_TABLE_NAME: TABLE_NAME,
-      PETSTORE_CURSOR_SECRET: cursorSecret,
+    // The baselines read the table's name the way the functions do.
+    childEnv: (subject) => ({
+      ...lambdaEnvironment(subject, { tableName: TABLE_NAME, cursorSecret, petShards: String(PET_SHARDS) }),
       AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
       NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,
       AWS_REGION: 'us-east-1',
       // A local DynamoDB accepts any credentials, but the SDK insists on having some.
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-    },
+    }),
     proxy,
     functions,
     apiKey,
     petId,
+    seededPets,
     close: async () => {
       await counted.close();
       await proxy.close();

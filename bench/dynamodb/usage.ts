@@ -11,7 +11,6 @@ import { lambdaContext } from '#local/lambda/context.ts';
 import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
 import type { Counts } from '#bench/dynamodb/counting-proxy.ts';
 import { LIST_QUERY, NEW_PET, tokenEvent } from '#bench/processes/events.ts';
-import { SEEDED_PETS } from '#bench/dynamodb/fixture.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
 
 /** The next page's query string, from a listPets answer's Link header; none on the last page. */
@@ -104,7 +103,7 @@ function usageCases(fixture: Fixture): UsageCase[] {
     // Every page once, each call the next: the pages where a walk crosses from shard to shard included.
     {
       operation: WALK_OPERATION,
-      calls: Math.ceil(SEEDED_PETS / WALK_PAGE_SIZE),
+      calls: Math.ceil(fixture.seededPets / WALK_PAGE_SIZE),
       expectedStatus: 200,
       call: async () => {
         const answer = await invoke(listPets, listPetsRequest(walkQuery));

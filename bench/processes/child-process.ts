@@ -58,7 +58,7 @@ export type Loops = Pick<ChildRequest, 'warmup' | 'iterations'>;
 const runBundle = (subject: Subject, variant: Variant, fixture: Fixture, loops: Loops) =>
   runChild(
     { bundle: bundlePath(subject.name, variant), ...subjectEvent(subject.name, fixture), ...loops },
-    fixture.childEnv,
+    fixture.childEnv(subject.name),
   );
 
 /**

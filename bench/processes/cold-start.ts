@@ -30,7 +30,10 @@ function summarize(runs: ChildResult[]): ColdStart {
   };
 }
 
-export async function measureColdStarts(fixture: Fixture): Promise<PerSubject<ColdStart>> {
-  const runs = await runRounds(COLD_START_RUNS, fixture, { warmup: 0, iterations: 0 });
+export async function measureColdStarts(
+  fixture: Fixture,
+  processes = COLD_START_RUNS,
+): Promise<PerSubject<ColdStart>> {
+  const runs = await runRounds(processes, fixture, { warmup: 0, iterations: 0 });
   return measureEach(async (subject, variant) => summarize(runs[subject.name][variant]));
 }

@@ -37,8 +37,12 @@ function summarize(runs: ChildResult[]): Warm {
   };
 }
 
-export async function measureWarm(fixture: Fixture): Promise<PerSubject<Warm>> {
-  const { rounds, ...loops } = WARM_LOOPS;
+export type WarmLoops = typeof WARM_LOOPS;
+
+export async function measureWarm(
+  fixture: Fixture,
+  { rounds, ...loops }: WarmLoops = WARM_LOOPS,
+): Promise<PerSubject<Warm>> {
   const runs = await runRounds(rounds, fixture, loops);
   return measureEach(async (subject, variant) => summarize(runs[subject.name][variant]));
 }

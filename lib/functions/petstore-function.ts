@@ -1,7 +1,6 @@
-// One Lambda function of the service (lib/functions/bundled-function.ts), with the table's name in its
-// environment and its role holding only the table access it is given. Each deployment publishes a
-// version, and API Gateway invokes the alias `live`, which CodeDeploy moves to it
-// (lib/functions/petstore-rollout.ts).
+// One Lambda function of the service (lib/functions/bundled-function.ts), its role holding only the
+// table access it is given. Each deployment publishes a version, and API Gateway invokes the alias
+// `live`, which CodeDeploy moves to it (lib/functions/petstore-rollout.ts).
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-lambda';
@@ -28,6 +27,7 @@ export type PetstoreFunctionProps = {
   table: ITable;
   tableAccess: TableAccess;
   settings: StageSettings;
+  /** What its composition root reads (functions/lambda-environment.ts). */
   environment?: Record<string, string>;
 };
 
@@ -42,7 +42,7 @@ export class PetstoreFunction extends Construct {
       entry: props.entry,
       settings: props.settings,
       timeout: TIMEOUT,
-      environment: { PETSTORE_TABLE_NAME: props.table.tableName, ...props.environment },
+      environment: props.environment,
       // A version left out of the next template would be deleted by CloudFormation, and with it the
       // way back that docs/deployment.md gives on-call; `npm run prune-versions` bounds how many stay.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },

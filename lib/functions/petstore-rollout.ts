@@ -9,7 +9,7 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Alias } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 import { RolloutHooks } from '#lib/functions/rollout-hooks.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 

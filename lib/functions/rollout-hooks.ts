@@ -11,7 +11,7 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import type { AwsSdkCall } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { addBundledFunction, addLogsAndRole } from '#lib/functions/bundled-function.ts';
-import type { PetstoreFunctionName } from '#lib/functions/petstore-functions.ts';
+import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { apiKeyItem, hashApiKey } from '#shared/store/api-key-store.ts';
 import { API_KEY_PARTITION, apiKeyItemKey } from '#shared/store/table.ts';

@@ -1,5 +1,6 @@
 // The four functions from their sources, composed as their Lambda composition roots compose them,
-// for a process that runs them all. Configuration comes in explicitly; nothing here reads the
+// for a process that runs them all: each with its own pet store, as each Lambda function has (what
+// one learns of the table's shards, the others do not). Configuration comes in; nothing reads the
 // environment.
 import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
 import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
@@ -29,15 +30,15 @@ export function createSourceFunctions({
   // No CloudWatch reads this process's output: logs only.
   observability = createObservability({ metrics: false }),
 }: SourceFunctionsConfig) {
-  const pets = createDynamoDbPetStore(table, { shards: petShards });
+  const pets = () => createDynamoDbPetStore(table, { shards: petShards });
   return {
-    listPets: createListPetsHandler({ pets, cursors: createCursors(cursorSecret), observability }),
+    listPets: createListPetsHandler({ pets: pets(), cursors: createCursors(cursorSecret), observability }),
     createPet: createCreatePetHandler({
-      pets,
+      pets: pets(),
       idempotencyRecords: createIdempotencyRecords(table),
       observability,
     }),
-    getPet: createGetPetHandler({ pets, observability }),
+    getPet: createGetPetHandler({ pets: pets(), observability }),
     authorizer: createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability }),
   };
 }

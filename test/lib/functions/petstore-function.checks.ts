@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
+import { FUNCTION_SETTINGS, LAMBDA_VARIABLES } from '#functions/lambda-environment.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
@@ -35,6 +36,16 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       Properties: { RetentionInDays: settings.logRetention },
     });
   });
+
+  test.each(Object.entries(FUNCTION_SETTINGS))(
+    '%s gets exactly the settings its composition root reads',
+    (name, settings) => {
+      const functionId = `${name[0]?.toUpperCase()}${name.slice(1)}Function`;
+      expect(Object.keys(environmentOf(stage, functionId)).toSorted()).toEqual(
+        settings.map((setting) => LAMBDA_VARIABLES[setting]).toSorted(),
+      );
+    },
+  );
 
   test.each(FUNCTION_IDS)(
     '%s is one minified CommonJS bundle, AWS SDK inside, credentials from the environment only, with a source map',

@@ -1,0 +1,70 @@
+// The bench, the soak and the capacity model, each run as a user runs it (npm run <script>), in its
+// quick mode: they finish, print their tables and leave the tracked tree as it was. Nothing about
+// speed is checked: figures stay in the benchmark, never in a test.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from '@jest/globals';
+import { runNpm } from '#test/support/npm.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
+
+const SCRIPT_TIMEOUT_MS = 180_000;
+
+/** What Git sees changed under bench/, where the results files are. */
+const benchChanges = () =>
+  execFileSync('git', ['status', '--porcelain', '--', 'bench'], { cwd: REPO_ROOT, encoding: 'utf8' });
+
+async function runQuick(script: string) {
+  const before = benchChanges();
+  const run = await runNpm(['run', script, '--', '--quick'], { cwd: REPO_ROOT });
+  expect({ script, code: run.code, stderr: run.stderr.slice(-2000) }).toEqual({
+    script,
+    code: 0,
+    stderr: expect.any(String),
+  });
+  expect(benchChanges()).toBe(before);
+  return run.stdout;
+}
+
+describe('the scripts only a person runs, in their quick modes', () => {
+  it(
+    'npm run bench -- --quick measures every subject and prints every table and target',
+    async () => {
+      const stdout = await runQuick('bench');
+      for (const heading of [
+        '## Functions next to their baselines',
+        '## DynamoDB per call',
+        '## Local server under load',
+        '## Cost per million calls',
+        '## By memory size',
+        '## Targets',
+      ])
+        expect(stdout).toContain(heading);
+      for (const subject of ['listPets', 'getPet', 'createPet', 'authorizer'])
+        expect(stdout).toMatch(new RegExp(`^\\| ${subject} +\\| cold start, median`, 'm'));
+      expect(stdout).toMatch(/bench\/\.out\/results\.json written/);
+    },
+    SCRIPT_TIMEOUT_MS,
+  );
+
+  it(
+    'npm run soak -- --quick loads the local server and reads its memory',
+    async () => {
+      const stdout = await runQuick('soak');
+      expect(stdout).toMatch(/^ {2}0:00 {2}\d+ MB {2}\(seeded, before the load\)$/m);
+      expect(stdout).toMatch(/^requests: [1-9]\d* \(\d+\/s\), failures: 0$/m);
+      expect(stdout).toContain('soak ran (--quick');
+    },
+    SCRIPT_TIMEOUT_MS,
+  );
+
+  it(
+    'npm run capacity -- --quick runs the mix and prints the keys and the ceilings',
+    async () => {
+      const stdout = await runQuick('capacity');
+      expect(stdout).toContain('# Capacity model: 300 requests');
+      expect(stdout).toMatch(/^\| Partition key +\| Read units\/s/m);
+      expect(stdout).toMatch(/^\| Operation alone +\| Ceiling/m);
+      expect(stdout).toMatch(/written to bench[/\\]\.out[/\\]capacity-results\.json\.$/m);
+    },
+    SCRIPT_TIMEOUT_MS,
+  );
+});
