@@ -2,6 +2,8 @@
 // DynamoDB requests and capacity units per call) and the list prices and assumptions below. Lambda gives
 // a function CPU in proportion to its memory, so below one full vCPU the measured CPU time stretches
 // (cpuStretch), while the wait for DynamoDB does not.
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import { usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
@@ -18,15 +20,19 @@ export const PRICES = {
   dynamoDbPerMillionWriteUnits: 0.625,
 };
 
+/** How often the key of the cost model sends a request. */
+const KEY_REQUEST_INTERVAL_SECONDS = 15;
+
 export const ASSUMPTIONS = {
-  /** One miss per key per 300 s TTL: 95 % hits when a key sends a request every 15 s or more often. */
-  authorizerCacheHitRate: 0.95,
+  /** One miss per key per cache TTL, for a key that sends a request every KEY_REQUEST_INTERVAL_SECONDS. */
+  keyRequestIntervalSeconds: KEY_REQUEST_INTERVAL_SECONDS,
+  authorizerCacheHitRate: 1 - KEY_REQUEST_INTERVAL_SECONDS / AUTHORIZER.resultsCacheTtlSeconds,
   /** What one DynamoDB request costs a Lambda function in the same region, in wall time. */
   dynamoDbRoundTripMs: 4,
   /** The memory size at which a function has one whole vCPU. */
   fullVcpuMemoryMb: 1769,
-  /** The stack's default (staging's); production's is in lib/stage-settings.ts. */
-  chosenMemoryMb: 256,
+  /** Staging's; production's is the next size up (lib/stage-settings.ts). */
+  chosenMemoryMb: STAGE_SETTINGS.staging.functionMemoryMb,
   memorySizesMb: [128, 256, 512, 1024, 1769],
 };
 

@@ -1,8 +1,7 @@
 // `npm run capacity`: runs the mix (bench/capacity/mix.ts) through the functions on an embedded
-// DynamoDB, scales the recorded units per partition key to the target rate, and prints the hottest
-// keys and the ceiling beside the layout before this one (kept in results.json). It writes its
-// findings to bench/.out/, or with --write to results.json (`--record before`: as the layout before).
-// `--quick` runs a small workload, to prove the model runs. See docs/capacity.md.
+// DynamoDB, scales the units per partition key to the target rate, and prints the hottest keys and
+// the ceiling beside the layout before (kept in results.json). Findings go to bench/.out/, or with
+// --write to results.json (`--record before`: as the layout before); --quick is a small run.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

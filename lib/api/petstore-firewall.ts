@@ -45,7 +45,7 @@ const CACHE_KEY_PARAMETERS = API_METHODS.flatMap(({ httpMethod, resource, cacheK
 /** `name` twice in a URL-decoded query string, each time with a value or without. */
 export const repeatedParameterPattern = (name: string) => `(^|&)${name}(=[^&]*)?&(.*&)?${name}(=|&|$)`;
 /** WAF's window for counting requests per IP address. */
-const RATE_WINDOW_SECONDS = 300;
+export const RATE_WINDOW_SECONDS = 300;
 
 export type PetstoreFirewallProps = {
   settings: StageSettings;

@@ -6,7 +6,7 @@ import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { SHARD_ID_SPAN, petIdCounterItemKey } from '#shared/store/table.ts';
 
-const ID_BLOCK_SIZE = 50;
+export const ID_BLOCK_SIZE = 50;
 
 /** The ids of block `block` (from 0): the `round`-th block of its shard, from the shard's first id. */
 export function idBlock(block: number, shards: number): { first: number; last: number } {

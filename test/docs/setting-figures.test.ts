@@ -1,0 +1,338 @@
+// The settings the documents quote (TTLs, limits, throttles, timeouts, shards, quotas), found by the
+// words around them and compared with the constants and stage settings that define them: a changed
+// constant fails here, naming each document that still says the old figure. Measured figures are
+// not settings: they live in docs/performance.md and docs/capacity.md, from their runs.
+import { describe, expect, it } from '@jest/globals';
+import { Duration } from 'aws-cdk-lib';
+import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { DEFAULT_MAX_INSTANCES } from '#local/lambda/child-process-runner.ts';
+import { DEFAULT_KEEP } from '#scripts/prune-versions.ts';
+import { RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
+import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
+import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
+import { AUTHORIZER, LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
+import { NAME_MAX_CODE_POINTS, PAGE_SIZE } from '#shared/schemas.ts';
+import { ID_BLOCK_SIZE } from '#shared/store/id-allocator.ts';
+import { RECORD_TTL_SECONDS } from '#shared/store/idempotency-records.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
+import { DYNAMODB_TIMEOUTS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
+import { ASSUMPTIONS } from '#bench/cost.ts';
+import { projectFiles, readRepoFile, REPO_ROOT } from '#test/support/repository.ts';
+
+const { staging, production } = STAGE_SETTINGS;
+const minutes = (seconds: number) => seconds / 60;
+const hours = (seconds: number) => seconds / 3600;
+const days = (retention: number) => Duration.days(retention).toDays();
+
+/** Each capture group of `pattern`, wherever a document matches it, must read `figures`. */
+type Quote = { pattern: RegExp; figures: number[] };
+type Setting = { setting: string; quotes: Quote[] };
+
+const quote = (pattern: RegExp, ...figures: number[]): Quote => ({ pattern, figures });
+
+const SETTINGS: Setting[] = [
+  {
+    setting: 'AUTHORIZER.resultsCacheTtlSeconds (shared/http/routes.ts)',
+    quotes: [
+      quote(/authorizer cache TTL \((\d+) s\)/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/caches the authorizer's answers for (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/result cache (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/Authorizer cache (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/the authorizer cache \((\d+) s per key\)/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/caches the policy per key for (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
+      quote(/revoked key is refused within (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
+      quote(/revoked key keeps working for up to (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
+      quote(/one miss per key and (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
+      quote(
+        /(\d+) % for a key that sends a request every (\d+) s/,
+        ASSUMPTIONS.authorizerCacheHitRate * 100,
+        ASSUMPTIONS.keyRequestIntervalSeconds,
+      ),
+      quote(/authorizer cache hit rate \| (\d+) %/, ASSUMPTIONS.authorizerCacheHitRate * 100),
+    ],
+  },
+  {
+    setting: 'LIST_PAGE_MAX_AGE_SECONDS (shared/http/routes.ts), production listCache',
+    quotes: [
+      quote(/list pages cached for (\d+) s/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/may be up to (\d+) seconds old/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/within (\d+) seconds of its 201/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/from the stage cache, up to (\d+) seconds old/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/LIST_PAGE_MAX_AGE_SECONDS \((\d+) s\)/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/GET \/pets only, encrypted, for (\d+) s/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/DynamoDB fault is served for up to (\d+) s/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/for every caller of \?limit=\d+ for up to (\d+) s/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/bounded by the contract's (\d+) s/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/stage cache \((\d+) s per limit/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/at most once per (\d+) s per limit/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(/a list page may be (\d+) s old in production/, LIST_PAGE_MAX_AGE_SECONDS),
+      quote(
+        /stage cache of GET \/pets: cluster, TTL \| none \| ([\d.]+) GB, (\d+) s/,
+        Number(production.listCache?.clusterSizeGb),
+        LIST_PAGE_MAX_AGE_SECONDS,
+      ),
+      quote(/the ([\d.]+) GB cluster is/, Number(production.listCache?.clusterSizeGb)),
+    ],
+  },
+  {
+    setting: 'throttling and perKeyLimits (lib/stage-settings.ts)',
+    quotes: [
+      quote(
+        /throttling of each method, requests\/s \(burst\) \| (\d+) \((\d+)\) \| (\d+) \((\d+)\)/,
+        staging.throttling.rateLimit,
+        staging.throttling.burstLimit,
+        production.throttling.rateLimit,
+        production.throttling.burstLimit,
+      ),
+      quote(
+        /throttling of each method (\d+)\/(\d+) and (\d+)\/(\d+) requests\/s/,
+        staging.throttling.rateLimit,
+        staging.throttling.burstLimit,
+        production.throttling.rateLimit,
+        production.throttling.burstLimit,
+      ),
+      quote(
+        /production's method throttle \| ([\d,]+) requests\/s, burst ([\d,]+)/,
+        production.throttling.rateLimit,
+        production.throttling.burstLimit,
+      ),
+      quote(
+        /per-key limit, requests\/s \(burst\), quota \| (\d+) \((\d+)\), ([\d,]+)\/day \| (\d+) \((\d+)\), ([\d,]+)\/day/,
+        staging.perKeyLimits.rateLimit,
+        staging.perKeyLimits.burstLimit,
+        staging.perKeyLimits.requestsPerDay,
+        production.perKeyLimits.rateLimit,
+        production.perKeyLimits.burstLimit,
+        production.perKeyLimits.requestsPerDay,
+      ),
+      quote(/staging's (\d+) requests a second/, staging.perKeyLimits.rateLimit),
+      quote(/per-key limit of (\d+) requests\/s/, production.perKeyLimits.rateLimit),
+      quote(/per-key usage plan \| (\d+) requests\/s a key/, production.perKeyLimits.rateLimit),
+      quote(
+        /own limit is ([\d,]+) requests in (\d+) minutes/,
+        production.perKeyLimits.rateLimit * RATE_WINDOW_SECONDS,
+        minutes(RATE_WINDOW_SECONDS),
+      ),
+    ],
+  },
+  {
+    setting: 'production firewall.requestsPerIpPer5Minutes (lib/stage-settings.ts)',
+    quotes: [
+      quote(
+        /requests per IP in (\d+) min, repeats\) \| none \| ([\d,]+)/,
+        minutes(RATE_WINDOW_SECONDS),
+        production.firewall?.requestsPerIpPer5Minutes ?? 0,
+      ),
+      quote(
+        /more than ([\d,]+) requests from one IP address in WAF's (\d+)-minute window/,
+        production.firewall?.requestsPerIpPer5Minutes ?? 0,
+        minutes(RATE_WINDOW_SECONDS),
+      ),
+      quote(
+        /web ACL, per client IP \| ([\d,]+) requests in (\d+) minutes/,
+        production.firewall?.requestsPerIpPer5Minutes ?? 0,
+        minutes(RATE_WINDOW_SECONDS),
+      ),
+    ],
+  },
+  {
+    setting: 'functionMemoryMb and logRetention (lib/stage-settings.ts)',
+    quotes: [
+      quote(/function memory \| (\d+) MB \| (\d+) MB/, staging.functionMemoryMb, production.functionMemoryMb),
+      quote(
+        /Function memory (\d+) MB in staging, (\d+) MB in production/,
+        staging.functionMemoryMb,
+        production.functionMemoryMb,
+      ),
+      quote(
+        /(\d+) MB, staging's setting; production runs (\d+) MB/,
+        staging.functionMemoryMb,
+        production.functionMemoryMb,
+      ),
+      quote(
+        /production's (\d+) MB is the right setting; (\d+) MB is fine for staging/,
+        production.functionMemoryMb,
+        staging.functionMemoryMb,
+      ),
+      quote(
+        /log retention \(functions, access, execution\) \| (\d+) weeks \| (\d+) months/,
+        days(staging.logRetention) / 7,
+        Math.round(days(production.logRetention) / 30),
+      ),
+    ],
+  },
+  {
+    setting: "PET_SHARDS (shared/store/table.ts), the stages' petShards",
+    quotes: [
+      quote(/its pets spread over (\d+) shards/, staging.petShards),
+      quote(/N = (\d+), the stage setting petShards/, staging.petShards),
+      quote(
+        /pet shards \(petShards, set when the table is made\) \| (\d+) \| (\d+)/,
+        staging.petShards,
+        production.petShards,
+      ),
+      quote(/\| shards \| the stage setting \((\d+)\)/, PET_SHARDS),
+      quote(/## Now: (\d+) shards by id range/, PET_SHARDS),
+      quote(/the hottest of (\d+)\)/, PET_SHARDS),
+      quote(/a walk crosses (\d+) shard boundaries/, PET_SHARDS - 1),
+      quote(/sharded over (\d+) keys/, PET_SHARDS),
+    ],
+  },
+  {
+    setting: 'ID_BLOCK_SIZE (shared/store/id-allocator.ts)',
+    quotes: [
+      quote(/blocks? of (\d+)/, ID_BLOCK_SIZE),
+      quote(/one UpdateItem per (\d+) creates/, ID_BLOCK_SIZE),
+      quote(/an UpdateItem every (\d+) creates/, ID_BLOCK_SIZE),
+      quote(/ids 1 to (\d+)/, ID_BLOCK_SIZE),
+    ],
+  },
+  {
+    setting: 'MAX_BODY_BYTES (shared/http/json-body.ts)',
+    quotes: [
+      quote(/request body over (\d+) KiB \(([\d,]+) bytes\)/, MAX_BODY_BYTES / 1024, MAX_BODY_BYTES),
+      quote(/the API's own (\d+) KiB limit/, MAX_BODY_BYTES / 1024),
+      quote(/at most (\d+) KiB/, MAX_BODY_BYTES / 1024),
+      quote(/bodies over (\d+) KiB are refused/, MAX_BODY_BYTES / 1024),
+      quote(/the contract allows (\d+) KiB/, MAX_BODY_BYTES / 1024),
+      quote(/the functions' (\d+) KiB limit/, MAX_BODY_BYTES / 1024),
+    ],
+  },
+  {
+    setting: 'PAGE_SIZE and NAME_MAX_CODE_POINTS (shared/schemas.ts)',
+    quotes: [
+      quote(
+        /plain decimal integer (\d+)\.\.(\d+) [^.]*?default (\d+)/,
+        PAGE_SIZE.min,
+        PAGE_SIZE.max,
+        PAGE_SIZE.default,
+      ),
+      quote(
+        /limit \(integer (\d+)\.\.(\d+), default (\d+)\)/,
+        PAGE_SIZE.min,
+        PAGE_SIZE.max,
+        PAGE_SIZE.default,
+      ),
+      quote(/\| limit \| (\d+), the default page/, PAGE_SIZE.default),
+      quote(/name: must be 1 to (\d+) characters/, NAME_MAX_CODE_POINTS),
+      quote(/name: 1 to (\d+) Unicode code points/, NAME_MAX_CODE_POINTS),
+      quote(/minLength: 1, maxLength: (\d+)/, NAME_MAX_CODE_POINTS),
+    ],
+  },
+  {
+    setting: 'FUNCTION_TIMEOUT_SECONDS, DYNAMODB_TIMEOUTS and IN_FLIGHT_MS (shared/timeouts.ts)',
+    quotes: [
+      quote(/the functions' (\d+) s timeout/, FUNCTION_TIMEOUT_SECONDS),
+      quote(/on ARM64, (\d+) s timeout/, FUNCTION_TIMEOUT_SECONDS),
+      quote(/timeout (\d+) s\./, FUNCTION_TIMEOUT_SECONDS),
+      quote(
+        /(\d+) s connection timeout, a (\d+) s request timeout and at most (\d+) attempts/,
+        DYNAMODB_TIMEOUTS.connectionMs / 1000,
+        DYNAMODB_TIMEOUTS.requestMs / 1000,
+        DYNAMODB_TIMEOUTS.maxAttempts,
+      ),
+      quote(
+        /worst case of (\d+) × \((\d+) s \+ (\d+) s\)/,
+        DYNAMODB_TIMEOUTS.maxAttempts,
+        DYNAMODB_TIMEOUTS.connectionMs / 1000,
+        DYNAMODB_TIMEOUTS.requestMs / 1000,
+      ),
+      quote(/in flight \(for up to (\d+) s\)/, IN_FLIGHT_MS / 1000),
+      quote(/the (\d+) s claim/, IN_FLIGHT_MS / 1000),
+      quote(
+        /(\d+) s timeout plus (\d+) s\)/,
+        FUNCTION_TIMEOUT_SECONDS,
+        IN_FLIGHT_MS / 1000 - FUNCTION_TIMEOUT_SECONDS,
+      ),
+    ],
+  },
+  {
+    setting: 'RECORD_TTL_SECONDS, RETRY_AFTER_SECONDS, CURSOR_SECRET_MIN_LENGTH',
+    quotes: [
+      quote(/within (\d+) hours answers 201/, hours(RECORD_TTL_SECONDS)),
+      quote(/expiresAt, (\d+) hours/, hours(RECORD_TTL_SECONDS)),
+      quote(/within (\d+) hours returns the first 201/, hours(RECORD_TTL_SECONDS)),
+      quote(/(\d+) to (\d+) visible ASCII characters/, ...idempotencyKeyLengths()),
+      quote(/Retry-After: (\d+)/, RETRY_AFTER_SECONDS),
+      quote(/(\d+) characters or more/, CURSOR_SECRET_MIN_LENGTH),
+      quote(/PETSTORE_CURSOR_SECRET under (\d+) characters/, CURSOR_SECRET_MIN_LENGTH),
+    ],
+  },
+  {
+    setting: 'alarms (lib/stage-settings.ts), rollout, prune-versions, local instances',
+    quotes: [
+      quote(
+        /alarm: API 5xx in 5 minutes \| ≥ ([\d,]+) \| ≥ ([\d,]+)/,
+        staging.alarms.serverErrorsPer5Minutes,
+        production.alarms.serverErrorsPer5Minutes,
+      ),
+      quote(
+        /3 of the last 5 minutes \| ≥ ([\d,]+) ms \| ≥ ([\d,]+) ms/,
+        staging.alarms.p99LatencyMs,
+        production.alarms.p99LatencyMs,
+      ),
+      quote(
+        /failed invocations of a route function in 5 minutes \| ≥ (\d+) \| ≥ (\d+)/,
+        staging.alarms.functionErrorsPer5Minutes,
+        production.alarms.functionErrorsPer5Minutes,
+      ),
+      quote(
+        /(\d+)% (?:of the requests )?for (\d+) minutes/,
+        ...canary(production.rollout.deploymentConfigName),
+      ),
+      quote(/keeps (\d+) and the alias targets/, DEFAULT_KEEP),
+      quote(/all but the newest (\d+) of each function/, DEFAULT_KEEP),
+      quote(/at most (\d+) instances/, DEFAULT_MAX_INSTANCES),
+    ],
+  },
+];
+
+/** The lengths IDEMPOTENCY_KEY_PATTERN allows: {min,max}. */
+function idempotencyKeyLengths(): number[] {
+  return (/\{(\d+),(\d+)\}/.exec(IDEMPOTENCY_KEY_PATTERN.source) ?? []).slice(1).map(Number);
+}
+
+/** CodeDeploy's predefined canaries are named for their share and their minutes. */
+function canary(configName: string): number[] {
+  const [, percent = 'NaN', wait = 'NaN'] = /Canary(\d+)Percent(\d+)Minutes/.exec(configName) ?? [];
+  return [Number(percent), Number(wait)];
+}
+
+/** Every document (openapi.json's descriptions too), as one line of words: no Markdown marks. */
+const DOCUMENTS = projectFiles(REPO_ROOT)
+  .filter((path) => path.endsWith('.md') || path === 'openapi.json')
+  .map((path) => ({
+    path: path.replaceAll('\\', '/'),
+    text: readRepoFile(path)
+      .replace(/\*\*|`/g, '')
+      .replace(/\s+/g, ' '),
+  }));
+
+const readFigure = (written: string) => Number(written.replaceAll(',', ''));
+
+describe('the settings the documents quote', () => {
+  it('reads every document', () => {
+    expect(DOCUMENTS.map(({ path }) => path)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/api.md', 'docs/deployment.md', 'openapi.json']),
+    );
+  });
+
+  it.each(SETTINGS)('$setting: every document says what the code says', ({ setting, quotes }) => {
+    const stale: string[] = [];
+    for (const { pattern, figures } of quotes) {
+      const found = DOCUMENTS.flatMap(({ path, text }) =>
+        [...text.matchAll(new RegExp(pattern.source, 'g'))].map((match) => ({ path, match })),
+      );
+      if (found.length === 0)
+        stale.push(`no document says ${pattern} any more: update this test to the new wording`);
+      for (const { path, match } of found) {
+        const written = match.slice(1).map((figure) => readFigure(figure ?? ''));
+        if (written.some((figure, index) => figure !== figures[index]))
+          stale.push(`${path} says "${match[0]}", where the code gives ${figures.join(', ')}`);
+      }
+    }
+    expect({ setting, stale }).toEqual({ setting, stale: [] });
+  });
+});
