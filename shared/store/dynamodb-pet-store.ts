@@ -1,7 +1,8 @@
 // PetStore on the single table: pets sharded by id range (table.ts), each shard a partition ordered
 // by id, and again in its status partition of the byStatus GSI. get is one GetItem on the key the id
 // gives; list walks the shards in order, reading limit + 1 items: one Query, a second where the page
-// reaches the next shard. Shards no block of ids has reached yet hold no pet: the walk stops there.
+// reaches the next shard. Shards no block of ids has reached yet hold no pet: the walk stops there,
+// told by the id counter, which it reads only where a Query alone cannot say (see list).
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { Pet } from '#shared/schemas.ts';
 import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
@@ -23,16 +24,18 @@ export function createDynamoDbPetStore(
   { shards = PET_SHARDS }: PetStoreOptions = {},
 ): PetStore {
   /**
-   * Shards known to have had a block of ids (blocks go round the shards in order): never more than
-   * have. The first shard is always read; past the known ones, the counter is read again.
+   * Shards known to have had a block of ids: a Query that finds a pet proves its shard, and the id
+   * counter, since blocks go round the shards in order, proves as many as it has counted. `endsEarly`:
+   * the counter last said the catalogue ends before the last shard (a young table).
    */
-  let shardsReached = 1;
+  let shardsReached = 0;
+  let endsEarly = false;
   const reached = (blocks: number) => {
     shardsReached = Math.max(shardsReached, Math.min(shards, blocks));
   };
-  async function reachedShard(shard: number): Promise<boolean> {
-    if (shard >= shardsReached && shardsReached < shards) reached(await leasedBlocks(table));
-    return shard < shardsReached;
+  async function readCounter() {
+    reached(await leasedBlocks(table));
+    endsEarly = shardsReached < shards;
   }
 
   async function get(id: bigint): Promise<Pet | undefined> {
@@ -45,9 +48,23 @@ export function createDynamoDbPetStore(
     return { inserted: false, occupant: await get(BigInt(pet.id)) };
   }
 
+  /**
+   * A page queries the next shard without asking the counter first, and asks it (once a page at most)
+   * only where a shard not proven yet answers with nothing: so a page costs two requests at most where
+   * it crosses into a shard with pets. On a young table the counter comes first instead, as there the
+   * walk mostly ends before the last shard.
+   */
   async function list({ limit, status, after = { shard: 0, afterId: 0 } }: PetPageRequest): Promise<PetPage> {
     const found: { item: Item; shard: number }[] = [];
-    for (let shard = after.shard; found.length <= limit && (await reachedShard(shard)); shard++) {
+    let counterRead = false;
+    const unproven = async (shard: number) => {
+      if (shard < shardsReached) return false;
+      if (!counterRead) await readCounter();
+      counterRead = true;
+      return shard >= shardsReached;
+    };
+    for (let shard = after.shard; shard < shards && found.length <= limit; shard++) {
+      if (endsEarly && (await unproven(shard))) break;
       const items = await table.query({
         partition: status ? statusPartition(status, shard) : petPartition(shard),
         onStatusIndex: status !== undefined,
@@ -56,6 +73,8 @@ export function createDynamoDbPetStore(
         limit: limit + 1 - found.length,
       });
       found.push(...items.map((item) => ({ item, shard })));
+      if (items.length > 0) reached(shard + 1);
+      else if (await unproven(shard)) break;
     }
     const pets = found.slice(0, limit).map(({ item }) => toPet(item));
     const following = found[limit];

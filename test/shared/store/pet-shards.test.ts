@@ -1,7 +1,7 @@
 // Pets spread over shards by id range: the keys the store writes (recorded in front of the test
 // DynamoDB) spread 1,000 pets evenly, and a list walks the shards in order, each pet once, in id
 // order, with one Query a page and a second only where a page crosses into the next shard. Once the
-// ids have gone round every shard, that is all a page reads.
+// ids have gone round every shard, that is all a page reads, from a listPets instance's first page.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
@@ -93,6 +93,19 @@ describe('a walk over every page', () => {
     },
   );
 
+  test('from a fresh instance too: two requests a page at most, and never the id counter', async () => {
+    const fresh = createDynamoDbPetStore(local.table);
+    let after: PagePosition | undefined;
+    const requests: string[][] = [];
+    do {
+      recorder.take();
+      after = (await fresh.list({ limit: LIMIT, after })).next;
+      requests.push(recorder.take().map((entry) => entry.operation));
+    } while (after);
+    expect(Math.max(...requests.map((page) => page.length))).toBe(2);
+    expect(requests.flat().every((operation) => operation === 'Query')).toBe(true);
+  });
+
   test('one Query a page, a second only where the page or its look-ahead reaches the next shard', async () => {
     const pages = await walk({ limit: LIMIT });
     const queries = pages.map((page) => page.queries);
@@ -106,6 +119,7 @@ describe('a walk over every page', () => {
 
 describe('a table whose ids have not gone round the shards yet', () => {
   test('a page reads the shards that have pets, and the id counter to know which those are', async () => {
+    // The first page learns from the counter that the catalogue ends early; the next asks it first.
     const fresh = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: `few-${randomUUID()}` });
     const few = createDynamoDbPetStore(fresh.table);
     const reader = createDynamoDbPetStore(fresh.table);
@@ -117,7 +131,7 @@ describe('a table whose ids have not gone round the shards yet', () => {
       await few.insert({ id: await few.reserveId(), name, categoryId: 1n, status: 'available' });
     recorder.take();
     expect((await reader.list({ limit: LIMIT })).pets.map((pet) => pet.name)).toEqual(['Ada', 'Bo', 'Cy']);
-    expect(recorder.take().map((entry) => entry.operation)).toEqual(['Query', 'GetItem']);
+    expect(recorder.take().map((entry) => entry.operation)).toEqual(['GetItem', 'Query']);
     await fresh.close();
   });
 });
