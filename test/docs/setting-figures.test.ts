@@ -186,6 +186,7 @@ const SETTINGS: Setting[] = [
       quote(/blocks? of (\d+)/, ID_BLOCK_SIZE),
       quote(/one UpdateItem per (\d+) creates/, ID_BLOCK_SIZE),
       quote(/an UpdateItem every (\d+) creates/, ID_BLOCK_SIZE),
+      quote(/a lease every (\d+) creates/, ID_BLOCK_SIZE),
       quote(/ids 1 to (\d+)/, ID_BLOCK_SIZE),
     ],
   },
