@@ -1,8 +1,7 @@
 // PetStore on the single table: pets sharded by id range (table.ts), each shard a partition ordered
 // by id, and again in its status partition of the byStatus GSI. get is one GetItem on the key the id
 // gives; list walks the shards in order, reading limit + 1 items: one Query, a second where the page
-// reaches the next shard. Shards no block of ids has reached yet hold no pet: the walk stops there,
-// told by the id counter, which it reads only where a Query alone cannot say (see list).
+// reaches the next shard, and stops before shards no block of ids has reached (see list).
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { Pet } from '#shared/schemas.ts';
 import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
