@@ -2,11 +2,12 @@
 // npm, each one no other test runs that way (with arguments that only read), and for the others, the
 // test or CI step that runs it. A script added to package.json fails here until one of them does.
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { givenStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { runNpm } from '#test/support/npm.ts';
 import { REPO_ROOT, readRepoFile, readRepoJson } from '#test/support/repository.ts';
 
+const CDK_OUT = join(REPO_ROOT, 'cdk.out');
 const SCRIPTS = (readRepoJson('package.json') as { scripts: Record<string, string> }).scripts;
 
 /** Scripts run through npm elsewhere: where, and a line of that file that shows it. */
@@ -52,13 +53,15 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
 };
 
 /** What a deploy would change, against the stage's own synthesized template: no AWS call. */
-const stageTemplate = (stage: 'Staging' | 'Production') => {
-  const assembly = join(REPO_ROOT, 'cdk.out', `assembly-${stage}`);
-  const [template] = readdirSync(assembly).filter((file) => /^\w+Petstore\w*\.template\.json$/.test(file));
-  return join(assembly, template ?? 'missing.template.json');
-};
-const diffRun = (stage: 'Staging' | 'Production'): ReadOnlyRun => ({
-  args: ['--app', 'cdk.out', '--template', stageTemplate(stage), '--fail', '--no-notices'],
+const diffRun = (stage: 'staging' | 'production'): ReadOnlyRun => ({
+  args: [
+    '--app',
+    'cdk.out',
+    '--template',
+    givenStageAssembly(CDK_OUT, stage).templateFile,
+    '--fail',
+    '--no-notices',
+  ],
   code: 0,
   output: /Number of stacks with differences: 0/,
 });
@@ -83,8 +86,8 @@ describe('every npm script', () => {
 
   it.each([
     ...Object.entries(RUN_HERE),
-    ['diff:staging', diffRun('Staging')] as const,
-    ['diff:production', diffRun('Production')] as const,
+    ['diff:staging', diffRun('staging')] as const,
+    ['diff:production', diffRun('production')] as const,
   ])('npm run %s, with arguments that only read', async (script, { args, env, code, output }) => {
     const run = await runNpm(['run', '--silent', script, '--', ...args], { cwd: REPO_ROOT, env });
     expect({ code: run.code, output: `${run.stdout}${run.stderr}` }).toEqual({
