@@ -2,7 +2,11 @@
 import { fromLambdaEnvironment } from '#functions/lambda-environment.ts';
 import { createGetPetHandler } from '#functions/get-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
+import { withPetReadCache } from '#shared/store/pet-read-cache.ts';
 
 const { table, observability } = fromLambdaEnvironment();
 
-export const handler = createGetPetHandler({ pets: createDynamoDbPetStore(table), observability });
+export const handler = createGetPetHandler({
+  pets: withPetReadCache(createDynamoDbPetStore(table)),
+  observability,
+});

@@ -9,6 +9,7 @@ import {
   COUNTER_PARTITION,
   IDEMPOTENCY_PARTITIONS,
   PET_PARTITIONS,
+  SPREAD_COUNTER_PARTITIONS,
   STATUS_INDEX,
 } from '#shared/store/table.ts';
 
@@ -30,8 +31,13 @@ const RULES: Record<TableAccess, Rule[]> = {
       actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
       partitions: [PET_PARTITIONS, IDEMPOTENCY_PARTITIONS],
     },
-    // Leasing a block of ids from the counter; relocking and completing a record.
-    { actions: ['dynamodb:UpdateItem'], partitions: [COUNTER_PARTITION, IDEMPOTENCY_PARTITIONS] },
+    // Whether the first counter is done with (every shard has pets).
+    { actions: ['dynamodb:GetItem'], partitions: [COUNTER_PARTITION] },
+    // Leasing a block of ids from a counter; relocking and completing a record.
+    {
+      actions: ['dynamodb:UpdateItem'],
+      partitions: [COUNTER_PARTITION, SPREAD_COUNTER_PARTITIONS, IDEMPOTENCY_PARTITIONS],
+    },
   ],
   readApiKeys: [{ actions: ['dynamodb:GetItem'], partitions: [API_KEY_PARTITION] }],
 };

@@ -13,6 +13,7 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
+import { PET_READ_CACHE_ENTRIES, withPetReadCache } from '#shared/store/pet-read-cache.ts';
 import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type SourceFunctionsConfig = {
@@ -20,6 +21,10 @@ export type SourceFunctionsConfig = {
   cursorSecret: string;
   /** The shards the table's pets are spread over: the stages' count unless told otherwise. */
   petShards?: number;
+  /** getPet's cache of pets read, as in Lambda; 0 turns it off (the capacity model counts each read). */
+  petReadCacheEntries?: number;
+  /** Picks the id counter a grown table leases from; at random unless told. */
+  pickCounter?: () => number;
   observability?: Observability;
 };
 
@@ -27,10 +32,12 @@ export function createSourceFunctions({
   table,
   cursorSecret,
   petShards = PET_SHARDS,
+  petReadCacheEntries = PET_READ_CACHE_ENTRIES,
+  pickCounter,
   // No CloudWatch reads this process's output: logs only.
   observability = createObservability({ metrics: false }),
 }: SourceFunctionsConfig) {
-  const pets = () => createDynamoDbPetStore(table, { shards: petShards });
+  const pets = () => createDynamoDbPetStore(table, { shards: petShards, pickCounter });
   return {
     listPets: createListPetsHandler({ pets: pets(), cursors: createCursors(cursorSecret), observability }),
     createPet: createCreatePetHandler({
@@ -38,7 +45,7 @@ export function createSourceFunctions({
       idempotencyRecords: createIdempotencyRecords(table),
       observability,
     }),
-    getPet: createGetPetHandler({ pets: pets(), observability }),
+    getPet: createGetPetHandler({ pets: withPetReadCache(pets(), petReadCacheEntries), observability }),
     authorizer: createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability }),
   };
 }

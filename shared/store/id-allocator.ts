@@ -1,38 +1,81 @@
-// Pet ids come from one atomic counter of blocks: each process leases a block with a single
-// UpdateItem ADD and hands its ids out one by one. Block b goes to shard b mod shards, so that
-// concurrent processes write to different shards; ids are unique without transactions, and a create
-// costs 1 + 1/ID_BLOCK_SIZE writes.
+// Pet ids come in blocks leased with one UpdateItem ADD on a counter, unique without transactions. A
+// young table leases from the first counter: block b goes to shard b mod shards, so the count says
+// which shards hold pets yet (what a list needs). Once all do, leases spread over PET_ID_COUNTERS
+// counters, so that the instances Lambda starts at once do not all write one partition.
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { TableGateway } from '#shared/store/dynamodb.ts';
-import { SHARD_ID_SPAN, petIdCounterItemKey } from '#shared/store/table.ts';
+import { SHARD_ID_SPAN, petIdCounterItemKey, spreadPetIdCounterItemKey } from '#shared/store/table.ts';
 
 export const ID_BLOCK_SIZE = 50;
+/**
+ * Prime, so that with any power-of-two shard count each counter's blocks still go round every shard:
+ * however unevenly the counters are picked, the shards share the writes alike.
+ */
+export const PET_ID_COUNTERS = 7;
+/** The first round of each shard that spread leases take: 2^40 rounds of 50 ids stay the first counter's. */
+export const SPREAD_FIRST_ROUND = 2 ** 40;
 
-/** The ids of block `block` (from 0): the `round`-th block of its shard, from the shard's first id. */
-export function idBlock(block: number, shards: number): { first: number; last: number } {
-  const [shard, round] = [block % shards, Math.floor(block / shards)];
+type Block = { first: number; last: number };
+
+function blockOf(shard: number, round: number): Block {
   const first = shard * SHARD_ID_SPAN + round * ID_BLOCK_SIZE + 1;
   const last = first + ID_BLOCK_SIZE - 1;
   if (last >= (shard + 1) * SHARD_ID_SPAN || last > PET_ID_MAX) throw new Error('Pet id space exhausted');
   return { first, last };
 }
 
-/** How many blocks have been leased: shards from this count on hold no pet yet. */
-export async function leasedBlocks(table: TableGateway): Promise<number> {
-  return Number((await table.get(petIdCounterItemKey))?.value ?? 0);
+/** The ids of block `block` (from 0) of the first counter: the `round`-th block of its shard. */
+export const idBlock = (block: number, shards: number): Block =>
+  blockOf(block % shards, Math.floor(block / shards));
+
+/** The ids of the `lease`-th block (from 1) of spread counter `counter`. */
+export function spreadIdBlock(counter: number, lease: number, shards: number): Block {
+  const block = (lease - 1) * PET_ID_COUNTERS + counter;
+  return blockOf(block % shards, SPREAD_FIRST_ROUND + Math.floor(block / shards));
 }
 
-/** `onLease` hears of each block this allocator leases, as a count of blocks leased so far. */
-export function createIdAllocator(table: TableGateway, shards: number, onLease?: (leased: number) => void) {
+/** How many blocks the first counter has leased: shards from this count on hold no pet yet. */
+export async function leasedBlocks(table: TableGateway, { consistent = true } = {}): Promise<number> {
+  return Number((await table.get(petIdCounterItemKey, { consistent }))?.value ?? 0);
+}
+
+const asCount = (item: Record<string, unknown> | undefined) => {
+  const leased = Number(item?.value);
+  if (!Number.isSafeInteger(leased) || leased < 1) throw new Error('Pet id block counter is not a count');
+  return leased;
+};
+
+export type IdAllocatorOptions = {
+  /** Hears of each block leased from the first counter, as the count of its blocks so far. */
+  onLease?: (leased: number) => void;
+  /** Picks a spread counter: a number in [0, 1). */
+  random?: (() => number) | undefined;
+};
+
+export function createIdAllocator(
+  table: TableGateway,
+  shards: number,
+  { onLease, random = Math.random }: IdAllocatorOptions = {},
+) {
   let next = 1;
   let last = 0;
   let leasing: Promise<void> | undefined;
+  /** Every shard has a block, so the first counter is done with: asked once, then told by each lease. */
+  let grown: boolean | undefined;
 
   async function leaseBlock(): Promise<void> {
-    const counter = await table.update(petIdCounterItemKey, { add: { value: 1 } });
-    const leased = Number(counter?.value);
-    if (!Number.isSafeInteger(leased) || leased < 1) throw new Error('Pet id block counter is not a count');
+    // An eventually consistent read can only be behind: it sends a lease to the first counter, which
+    // is still correct, and costs half a unit where a write would cost one.
+    grown ??= (await leasedBlocks(table, { consistent: false })) >= shards;
+    if (grown) {
+      const counter = Math.min(PET_ID_COUNTERS - 1, Math.floor(random() * PET_ID_COUNTERS));
+      const leased = asCount(await table.update(spreadPetIdCounterItemKey(counter), { add: { value: 1 } }));
+      ({ first: next, last } = spreadIdBlock(counter, leased, shards));
+      return;
+    }
+    const leased = asCount(await table.update(petIdCounterItemKey, { add: { value: 1 } }));
     ({ first: next, last } = idBlock(leased - 1, shards));
+    grown = leased >= shards;
     onLease?.(leased);
   }
 

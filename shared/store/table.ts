@@ -26,7 +26,7 @@ export const SHARD_ID_SPAN = 2 ** 47;
 /** As many as the largest pet id (2^53 - 1, PET_ID_MAX) reaches; a type-only import keeps zod out. */
 export const MAX_PET_SHARDS = Math.floor(Number.MAX_SAFE_INTEGER / SHARD_ID_SPAN) + 1;
 /** The shards tables are created with: enough that no key passes its limit at the target rates. */
-export const PET_SHARDS = 16;
+export const PET_SHARDS = 32;
 export const petShardOf = (id: number) => Math.floor(id / SHARD_ID_SPAN);
 
 const PET_PARTITION_PREFIX = 'PET#';
@@ -41,8 +41,12 @@ export const petStatusIndexKey = (id: number, status: PetStatus) => ({
 });
 
 export const COUNTER_PARTITION = 'COUNTER';
-/** Counts the blocks of pet ids leased so far (see id-allocator.ts). */
+/** Counts the blocks of pet ids a young table leased (see id-allocator.ts). */
 export const petIdCounterItemKey = tableKey(COUNTER_PARTITION, 'PET_ID_BLOCKS');
+/** The counters a table leases from once every shard has pets: one partition each (IAM: all of them). */
+export const SPREAD_COUNTER_PARTITIONS = `${COUNTER_PARTITION}#*`;
+export const spreadPetIdCounterItemKey = (counter: number) =>
+  tableKey(`${COUNTER_PARTITION}#${counter}`, 'PET_ID_BLOCKS');
 
 export const API_KEY_PARTITION = 'APIKEY';
 export const apiKeyItemKey = (keyHash: string) => tableKey(API_KEY_PARTITION, keyHash);

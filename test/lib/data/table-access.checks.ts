@@ -37,7 +37,8 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       GetPetFunction: readPets,
       CreatePetFunction: [
         onTable(['dynamodb:GetItem', 'dynamodb:PutItem'], ['PET#*', 'IDEMPOTENCY#*']),
-        onTable(['dynamodb:UpdateItem'], ['COUNTER', 'IDEMPOTENCY#*']),
+        onTable(['dynamodb:GetItem'], ['COUNTER']),
+        onTable(['dynamodb:UpdateItem'], ['COUNTER', 'COUNTER#*', 'IDEMPOTENCY#*']),
       ],
       AuthorizerFunction: [onTable(['dynamodb:GetItem'], ['APIKEY'])],
     };

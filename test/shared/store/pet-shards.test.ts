@@ -1,7 +1,7 @@
 // Pets spread over shards by id range: the keys the store writes (recorded in front of the test
-// DynamoDB) spread 1,000 pets evenly, and a list walks the shards in order, each pet once, in id
-// order, with one Query a page and a second only where a page crosses into the next shard. Once the
-// ids have gone round every shard, that is all a page reads, from a listPets instance's first page.
+// DynamoDB) spread the pets evenly, through the first counter and then the spread ones, and a list
+// walks the shards in order, each pet once, in id order, with one Query a page and a second only where
+// a page crosses into the next shard: from a listPets instance's first page, once ids fill every shard.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
@@ -9,13 +9,14 @@ import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { PET_STATUSES } from '#shared/schemas.ts';
 import type { PetStatus } from '#shared/schemas.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
-import { idBlock } from '#shared/store/id-allocator.ts';
+import { PET_ID_COUNTERS, SPREAD_FIRST_ROUND, idBlock, spreadIdBlock } from '#shared/store/id-allocator.ts';
 import type { PagePosition, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
 import { MAX_PET_SHARDS, PET_SHARDS, SHARD_ID_SPAN, petShardOf } from '#shared/store/table.ts';
 import { startRecorder } from '#bench/capacity/recorder.ts';
 import type { Recorder } from '#bench/capacity/recorder.ts';
 
-const PETS = 1_000;
+/** Two blocks a shard: the first counter's round, then the spread counters'. */
+const PETS = 2 * PET_SHARDS * 50;
 const LIMIT = 20;
 /** Concurrent Lambda instances, each with its own lease of ids. */
 const INSTANCES = 4;
@@ -28,7 +29,12 @@ const writtenKeys: { table: string; index: string; status: PetStatus }[] = [];
 beforeAll(async () => {
   recorder = await startRecorder(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '');
   local = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: `shards-${randomUUID()}` });
-  const instances = Array.from({ length: INSTANCES }, () => createDynamoDbPetStore(local.table));
+  // The spread counters in turn: the even spread that many instances picking at random make over time.
+  let picks = 0;
+  const pickCounter = () => ((picks++ % PET_ID_COUNTERS) + 0.5) / PET_ID_COUNTERS;
+  const instances = Array.from({ length: INSTANCES }, () =>
+    createDynamoDbPetStore(local.table, { pickCounter }),
+  );
   store = instances[0] ?? createDynamoDbPetStore(local.table);
   recorder.take();
   for (let index = 0; index < PETS; index++) {
@@ -38,7 +44,7 @@ beforeAll(async () => {
     const put = recorder.take().find((entry) => entry.operation === 'PutItem');
     writtenKeys.push({ table: put?.partition ?? '', index: put?.indexWrites[0]?.partition ?? '', status });
   }
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await local.close();
   await recorder.close();
@@ -142,6 +148,21 @@ describe('id blocks', () => {
     expect(idBlock(1, 16)).toEqual({ first: SHARD_ID_SPAN + 1, last: SHARD_ID_SPAN + 50 });
     expect(idBlock(16, 16)).toEqual({ first: 51, last: 100 });
     expect(petShardOf(idBlock(35, 16).last)).toBe(3);
+  });
+
+  test('from the spread counters: every shard in turn, in rounds the first counter never reaches', () => {
+    const blocks = Array.from({ length: PET_ID_COUNTERS }, (_, counter) =>
+      Array.from({ length: 32 }, (_, lease) => spreadIdBlock(counter, lease + 1, 32)),
+    );
+    // Each counter alone goes round all 32 shards (7 and 32 share no factor).
+    for (const own of blocks) expect(new Set(own.map((block) => petShardOf(block.first))).size).toBe(32);
+    const firsts = blocks.flat().map((block) => block.first);
+    expect(new Set(firsts).size).toBe(firsts.length);
+    expect(Math.min(...firsts.map((first) => first % SHARD_ID_SPAN))).toBe(SPREAD_FIRST_ROUND * 50 + 1);
+    expect(spreadIdBlock(0, 1, 32)).toEqual({
+      first: SPREAD_FIRST_ROUND * 50 + 1,
+      last: SPREAD_FIRST_ROUND * 50 + 50,
+    });
   });
 
   test('end where a shard or the id space does', () => {
