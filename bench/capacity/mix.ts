@@ -1,19 +1,45 @@
 // The workload the capacity model runs, written down: which operations, how lists page and filter,
-// how many creates carry an Idempotency-Key, and how unevenly the API keys share the traffic. The
-// plan it draws is the same for the same seed, so two runs measure the same requests.
+// how many creates carry an Idempotency-Key, how unevenly the API keys share the traffic, and the
+// catalogue the traffic meets. The plan it draws is the same for the same seed, so two runs measure
+// the same requests.
 import { seededRandom } from '#local/dynamodb/seed-pets.ts';
 import type { PetStatus } from '#shared/schemas.ts';
 
 export type Mix = {
   /** API requests in the sample the model scales up. */
   sampleRequests: number;
-  /** Pets in the table before the sample runs: what lists page through and getPet reads. */
+  /**
+   * Pets in the table before the sample runs: what the sample's lists page through and getPet reads.
+   * A multiple of every shard's first blocks, so that the sample's pets spread evenly.
+   */
   seededPets: number;
+  /**
+   * The catalogue the caches meet: it grows at the target's create rate for this many hours, so
+   * that later pages and pets are spread over that many more cache entries than the sample has.
+   */
+  catalogueHours: number;
   apiKeys: number;
   /** Key i (from 1) sends in proportion to 1 / i^keySkew: a Zipf law. */
   keySkew: number;
+  /** The client addresses each key's requests come from, evenly: what the firewall's per-IP rule counts. */
+  addressesPerKey: number;
+  /** The least time traffic takes from nothing to the target: what Lambda's scaling rate is held to. */
+  rampSeconds: number;
   shares: { listPets: number; getPet: number; createPet: number };
-  list: { limit: number; statusFiltered: number; firstPage: number; statuses: Record<PetStatus, number> };
+  list: {
+    /** The page sizes clients ask for, by share. */
+    limits: Record<string, number>;
+    statusFiltered: number;
+    firstPage: number;
+    statuses: Record<PetStatus, number>;
+    /**
+     * From a stage cache miss to its answer being cached: requests for the entry meanwhile miss too,
+     * so a popular entry lets that many through each time it expires.
+     */
+    cacheFillSeconds: number;
+  };
+  /** Of getPet requests, the share that asks for one popular pet; the rest ask for any pet. */
+  get: { hotPet: number };
   create: { idempotencyKey: number; statuses: Record<PetStatus, number> };
   /**
    * createPet instances the creates are spread over, as concurrent Lambda instances are: each
@@ -25,16 +51,21 @@ export type Mix = {
 
 export const DEFAULT_MIX: Mix = {
   sampleRequests: 20_000,
-  seededPets: 5_000,
+  seededPets: 6_400,
+  catalogueHours: 1,
   apiKeys: 1_000,
   keySkew: 1,
+  addressesPerKey: 4,
+  rampSeconds: 60,
   shares: { listPets: 0.7, getPet: 0.2, createPet: 0.1 },
   list: {
-    limit: 20,
+    limits: { 20: 0.6, 50: 0.25, 100: 0.15 },
     statusFiltered: 0.5,
     firstPage: 0.8,
     statuses: { available: 0.6, pending: 0.2, sold: 0.2 },
+    cacheFillSeconds: 0.05,
   },
+  get: { hotPet: 0.2 },
   create: { idempotencyKey: 0.25, statuses: { available: 0.8, pending: 0.1, sold: 0.1 } },
   createInstances: 16,
   seed: 26,
@@ -44,8 +75,8 @@ export const DEFAULT_MIX: Mix = {
 export const TARGET = { createsPerSecond: 10_000, readsPerSecond: 50_000 } as const;
 
 export type PlannedRequest = { apiKey: number } & (
-  | { operation: 'listPets'; status?: PetStatus; firstPage: boolean }
-  | { operation: 'getPet' }
+  | { operation: 'listPets'; limit: number; status?: PetStatus; firstPage: boolean }
+  | { operation: 'getPet'; hotPet: boolean }
   | { operation: 'createPet'; status: PetStatus; idempotencyKey: boolean }
 );
 
@@ -61,6 +92,13 @@ function weighted<T extends string>(weights: Record<T, number>, draw: number): T
   }
   if (choice === undefined) throw new Error('Nothing to choose from');
   return choice;
+}
+
+/** The busiest key's share of all requests under the Zipf law. */
+export function busiestKeyShare({ apiKeys, keySkew }: Mix): number {
+  let total = 0;
+  for (let key = 1; key <= apiKeys; key++) total += 1 / key ** keySkew;
+  return 1 / total;
 }
 
 /** The keys' cumulative shares under the Zipf law, for a binary search per draw. */
@@ -86,7 +124,7 @@ export function planRequests(mix: Mix): PlannedRequest[] {
   return Array.from({ length: mix.sampleRequests }, (): PlannedRequest => {
     const apiKey = pickKey(random());
     const operation = weighted(mix.shares, random());
-    if (operation === 'getPet') return { apiKey, operation };
+    if (operation === 'getPet') return { apiKey, operation, hotPet: random() < mix.get.hotPet };
     if (operation === 'createPet')
       return {
         apiKey,
@@ -98,6 +136,7 @@ export function planRequests(mix: Mix): PlannedRequest[] {
     return {
       apiKey,
       operation,
+      limit: Number(weighted(mix.list.limits, random())),
       ...(filtered && { status: weighted(mix.list.statuses, random()) }),
       firstPage: random() < mix.list.firstPage,
     };

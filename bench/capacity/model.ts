@@ -1,20 +1,42 @@
 // Scales a recorded sample of API requests to a request rate: the units each partition key carries
-// per second, as a share of DynamoDB's per-partition limits, and the rate at which the first key
-// reaches its limit (the ceiling). A request a cache answers (API Gateway's stage or authorizer
-// cache) reaches DynamoDB once per miss: a key asked r times a second misses r / (1 + r * ttl) times.
+// per second, as a share of one per-partition budget (reads and writes together, the conservative
+// reading), and the rate at which the first key reaches it. A cached request reaches DynamoDB once
+// per miss: r / (1 + r * ttl) times a second, exact for requests that arrive independently.
 import { chargesOf } from '#bench/capacity/units.ts';
 import type { TraceEntry } from '#bench/capacity/units.ts';
 
-/** What one partition key serves per second: DynamoDB's documented per-partition maximum. */
+/**
+ * What one partition serves per second: DynamoDB's documented per-partition maximum. AWS's knowledge
+ * center reads the two as one budget (reads / 3,000 + writes / 1,000 <= 1), and so does the model.
+ */
 export const PARTITION_LIMITS = { readUnits: 3_000, writeUnits: 1_000 } as const;
+/** The conservative reading of the per-partition limit: the share of one budget reads and writes use. */
+export const partitionShare = ({ readUnits, writeUnits }: { readUnits: number; writeUnits: number }) =>
+  readUnits / PARTITION_LIMITS.readUnits + writeUnits / PARTITION_LIMITS.writeUnits;
 
 export type RecordedRequest = {
   operation: string;
   /** How many of the sample's requests it stands for: 1, or each request of a key for its authorizer call. */
   count: number;
-  /** A cache in front of it: the same key within `ttlSeconds` of a miss never reaches the function. */
-  cache?: { key: string; ttlSeconds: number };
+  /** A cache in front of it: the same key within `ttlSeconds` of a miss is answered without a read. */
+  cache?: CacheSpec;
+  /** The bytes of its response: what a cache entry of it holds. */
+  responseBytes?: number;
   entries: TraceEntry[];
+};
+
+/**
+ * `key` names the requests that share a cache entry. Where they stand for `keys` entries asked
+ * equally (later pages of a catalogue larger than the sample's), each entry gets its share of their
+ * rate. A cache held by each of `copies` function instances sees its share of the rate in each. For
+ * `fillSeconds` after a miss, until its answer is cached, requests for the entry miss too.
+ */
+export type CacheSpec = {
+  key: string;
+  ttlSeconds: number;
+  keys?: number;
+  copies?: number;
+  fillSeconds?: number;
 };
 
 export type Sample = { requests: RecordedRequest[]; size: number };
@@ -24,40 +46,73 @@ export type KeyLoad = {
   partition: string;
   readUnits: number;
   writeUnits: number;
-  /** The larger of its read and write units' share of the per-partition limits (1: at the limit). */
+  /** Its share of the per-partition budget (partitionShare; 1: at the limit). */
   share: number;
 };
 
 export const keyName = (load: { index?: string; partition: string }) =>
   load.index ? `${load.index}: ${load.partition}` : load.partition;
 
-/** The share of each request's kind that gets past its cache when the sample runs at `rate`. */
-function missRatios({ requests, size }: Sample, rate: number) {
+/**
+ * Of requests asked `rate` times a second on one cache entry, the share that misses. A cycle starts
+ * with a miss; the requests of the next `fill` seconds miss too; then the entry answers for `ttl`
+ * seconds, and the first request after that starts the next cycle: (1 + r*fill) misses of
+ * 1 + r*(fill + ttl) requests.
+ */
+export function missRatio(rate: number, { ttlSeconds, keys = 1, copies = 1, fillSeconds = 0 }: CacheSpec) {
+  const each = rate / keys / copies;
+  return (1 + each * fillSeconds) / (1 + each * (fillSeconds + ttlSeconds));
+}
+
+/** Each cache key's requests a second when the sample runs at `rate`. */
+function cachedRates({ requests, size }: Sample, rate: number) {
   const perRequest = rate / size;
-  const cachedRates = new Map<string, number>();
+  const rates = new Map<string, number>();
   for (const { cache, count } of requests)
-    if (cache) cachedRates.set(cache.key, (cachedRates.get(cache.key) ?? 0) + count * perRequest);
-  return (cache: RecordedRequest['cache']) =>
-    cache ? 1 / (1 + (cachedRates.get(cache.key) ?? 0) * cache.ttlSeconds) : 1;
+    if (cache) rates.set(cache.key, (rates.get(cache.key) ?? 0) + count * perRequest);
+  return rates;
+}
+
+/** The share of each request's kind that gets past its cache when the sample runs at `rate`. */
+function missRatios(sample: Sample, rate: number) {
+  const rates = cachedRates(sample, rate);
+  return (cache: CacheSpec | undefined) => (cache ? missRatio(rates.get(cache.key) ?? 0, cache) : 1);
+}
+
+/**
+ * The bytes a cache holds at `rate`: each miss stores its response for the entry's TTL, so an entry
+ * kind holds misses a second x TTL x its response's bytes.
+ */
+export function cachedBytes(sample: Sample, rate: number, operation: string): number {
+  const missRatioOf = missRatios(sample, rate);
+  const perRequest = rate / sample.size;
+  return sample.requests
+    .filter((request) => request.operation === operation && request.cache)
+    .reduce((sum, { cache, count, responseBytes = 0 }) => {
+      if (!cache) return sum;
+      return sum + count * perRequest * missRatioOf(cache) * cache.ttlSeconds * responseBytes;
+    }, 0);
 }
 
 /** Of one operation's requests at `rate`, the share its cache does not answer (1 without a cache). */
 export function missShare(sample: Sample, rate: number, operation: string): number {
-  const missRatio = missRatios(sample, rate);
+  const missRatioOf = missRatios(sample, rate);
   const own = sample.requests.filter((request) => request.operation === operation);
   const count = own.reduce((sum, request) => sum + request.count, 0);
-  return own.reduce((sum, request) => sum + request.count * missRatio(request.cache), 0) / Math.max(1, count);
+  return (
+    own.reduce((sum, request) => sum + request.count * missRatioOf(request.cache), 0) / Math.max(1, count)
+  );
 }
 
 /** Each partition key's units per second when the sample's requests arrive at `rate` per second. */
 export function loadAt(sample: Sample, rate: number): KeyLoad[] {
   const { requests, size } = sample;
   const perRequest = rate / size;
-  const missRatio = missRatios(sample, rate);
+  const missRatioOf = missRatios(sample, rate);
 
   const loads = new Map<string, KeyLoad>();
   for (const request of requests) {
-    const perSecond = request.count * perRequest * missRatio(request.cache);
+    const perSecond = request.count * perRequest * missRatioOf(request.cache);
     for (const charge of request.entries.flatMap(chargesOf)) {
       const load = loads.get(keyName(charge)) ?? {
         ...(charge.index && { index: charge.index }),
@@ -68,10 +123,7 @@ export function loadAt(sample: Sample, rate: number): KeyLoad[] {
       };
       load.readUnits += charge.readUnits * perSecond;
       load.writeUnits += charge.writeUnits * perSecond;
-      load.share = Math.max(
-        load.readUnits / PARTITION_LIMITS.readUnits,
-        load.writeUnits / PARTITION_LIMITS.writeUnits,
-      );
+      load.share = partitionShare(load);
       loads.set(keyName(charge), load);
     }
   }
@@ -81,27 +133,32 @@ export function loadAt(sample: Sample, rate: number): KeyLoad[] {
 /** Past this many requests a second, a ceiling counts as none. */
 const UNBOUNDED_RATE = 1e12;
 
-export type Ceiling = { rate: number; key: KeyLoad | undefined };
-
 /**
- * The request rate at which the hottest key reaches its limit (load grows with the rate, so a
- * bisection finds it), and that key; an infinite rate when no key ever reaches it.
+ * The rate at which a share that grows with the rate reaches `limit` (a bisection); Infinity when it
+ * never does, as a cached load whose misses stop growing with the rate.
  */
-export function ceilingOf(sample: Sample): Ceiling {
-  const hottest = (rate: number) => loadAt(sample, rate)[0];
-  if (!hottest(1)) return { rate: Infinity, key: undefined };
+export function rateAtShare(shareAt: (rate: number) => number, limit = 1): number {
   let [low, high] = [0, 1];
-  while ((hottest(high)?.share ?? 0) < 1) {
-    // A cached key's misses stop growing with the rate: its load may never reach the limit.
-    if (high > UNBOUNDED_RATE) return { rate: Infinity, key: hottest(high) };
+  while (shareAt(high) < limit) {
+    if (high > UNBOUNDED_RATE) return Infinity;
     [low, high] = [high, high * 2];
   }
   while (high - low > high * 1e-6) {
     const middle = (low + high) / 2;
-    if ((hottest(middle)?.share ?? 0) < 1) low = middle;
+    if (shareAt(middle) < limit) low = middle;
     else high = middle;
   }
-  return { rate: high, key: hottest(high) };
+  return high;
+}
+
+export type Ceiling = { rate: number; key: KeyLoad | undefined };
+
+/** The request rate at which the hottest key reaches `limit` of its budget, and that key. */
+export function ceilingOf(sample: Sample, limit = 1): Ceiling {
+  const hottest = (rate: number) => loadAt(sample, rate)[0];
+  if (!hottest(1)) return { rate: Infinity, key: undefined };
+  const rate = rateAtShare((at) => hottest(at)?.share ?? 0, limit);
+  return { rate, key: hottest(Number.isFinite(rate) ? rate : UNBOUNDED_RATE) };
 }
 
 /** The sample restricted to one operation's requests, as if it were all the traffic. */

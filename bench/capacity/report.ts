@@ -1,10 +1,13 @@
 // The capacity model's findings for one layout, as kept in bench/capacity/results.json, and printed
-// as Markdown tables that paste into docs/capacity.md.
+// as Markdown tables that paste into docs/capacity.md: the hottest keys, every limit on the path with
+// the ceiling it sets, the quota plan, and the cost at the target.
 import { PARTITION_LIMITS, ceilingOf, keyName, loadAt, operationSample } from '#bench/capacity/model.ts';
 import type { KeyLoad, Sample } from '#bench/capacity/model.ts';
 import { TARGET } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
 import type { CostAtRate } from '#bench/capacity/cost.ts';
+import { PLANNED_SHARE, quotaPlan } from '#bench/capacity/quotas.ts';
+import type { LimitFinding } from '#bench/capacity/quotas.ts';
 
 /**
  * What a key is, whatever its shard or record: keys of one kind share the load alike, so the hottest
@@ -29,8 +32,14 @@ export type CapacityFindings = {
   /** Each operation alone: its own rate when its hottest key reaches the limit. */
   operations: Record<string, { rate: number; key: string }>;
   queriesPerListPage: { sample: Spread; walks: Spread };
+  /** The catalogue the caches meet (mix.catalogueHours of the target's creates). */
+  catalogue?: { pets: number; hours: number };
+  /** Every limit on the path at the target (bench/capacity/limits.ts); a JSON null is an unbounded figure. */
+  limits?: LimitFinding[];
+  /** The rate at which the first limit on the path is reached, and that limit. */
+  pathCeiling?: { rate: number; setBy: string };
   /** What the mix costs at the target rate, at production's memory size (bench/capacity/cost.ts). */
-  cost?: CostAtRate;
+  cost?: CostAtRate | { perHour: number; perMonth: number };
 };
 
 const figures = (load: KeyLoad): KeyFigures => ({
@@ -102,6 +111,66 @@ const shortened = (key: string) => (key.length > 48 ? `${key.slice(0, 47)}…` :
 const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
+const perHourFigure = (dollars: number) => `$${dollars < 10 ? dollars.toFixed(2) : whole(dollars)}`;
+
+/** Every limit at the target and the path's ceiling, the quota plan, and the cost, as tables. */
+function describePath(found: CapacityFindings): string[] {
+  const { limits, pathCeiling, cost } = found;
+  if (!limits || !pathCeiling) return [];
+  const amount = (value: number | null, unit: string) =>
+    unit === 'of one budget' ? percent(value ?? Infinity) : `${whole(value ?? Infinity)} ${unit}`;
+  return [
+    `Every limit on the path at the target (each planned to at most ${percent(PLANNED_SHARE)}):`,
+    '',
+    table(
+      ['Service', 'Limit', 'Allows', 'Load at the target', 'Share', 'Reached at (requests/s)'],
+      limits.map((limit) => [
+        limit.service,
+        limit.name,
+        amount(limit.allows, limit.unit),
+        amount(limit.load, limit.unit),
+        percent(limit.share ?? Infinity),
+        whole(limit.ceiling ?? Infinity),
+      ]),
+    ),
+    '',
+    `Ceiling of the whole path: ${whole(pathCeiling.rate)} requests/s, set by ${pathCeiling.setBy}.`,
+    '',
+    'The quota plan (Service Quotas, in production’s region):',
+    '',
+    table(
+      ['Quota', 'AWS default', 'Planned', 'The target needs', 'Raised on request'],
+      quotaPlan(limits).map(({ quota, needed }) => [
+        quota.name,
+        whole(quota.default),
+        whole(quota.planned),
+        whole(needed),
+        quota.adjustable ? 'yes' : 'no: the plan keeps the default',
+      ]),
+    ),
+    '',
+    ...(cost && 'items' in cost
+      ? [
+          `Cost at the target, at ${cost.memoryMb} MB (us-east-1 list prices):`,
+          '',
+          table(
+            ['Service', 'Per hour', 'Per month', 'Price'],
+            [
+              ...cost.items.map((item) => [
+                item.service,
+                perHourFigure(item.perHour),
+                `$${whole(item.perHour * 730)}`,
+                item.source,
+              ]),
+              ['All', perHourFigure(cost.perHour), `$${whole(cost.perMonth)}`, ''],
+            ],
+          ),
+          '',
+        ]
+      : []),
+  ];
+}
+
 /** One layout's findings: the hottest keys at the target, the ceiling, each operation alone. */
 export function describeFindings(found: CapacityFindings): string {
   const { target, ceiling } = found;
@@ -113,7 +182,13 @@ export function describeFindings(found: CapacityFindings): string {
       `(${whole(target.createsPerSecond)} creates/s, ${whole(target.readsPerSecond)} reads/s):`,
     '',
     table(
-      ['Partition key', 'Read units/s', 'Write units/s', 'Share of its limit'],
+      // Findings with the path's limits read the per-partition limits as one budget; older ones did not.
+      [
+        'Partition key',
+        'Read units/s',
+        'Write units/s',
+        found.limits ? 'Share of its budget' : 'Share of its limit',
+      ],
       hottestOfEachKind(target.hottest).map((key) => [
         shortened(key.key),
         whole(key.readUnits),
@@ -122,7 +197,7 @@ export function describeFindings(found: CapacityFindings): string {
       ]),
     ),
     '',
-    `Ceiling of the mix: ${whole(ceiling.rate)} requests/s (${whole(ceiling.createsPerSecond)} creates/s, ` +
+    `DynamoDB's ceiling for the mix: ${whole(ceiling.rate)} requests/s (${whole(ceiling.createsPerSecond)} creates/s, ` +
       `${whole(ceiling.readsPerSecond)} reads/s), set by ${ceiling.key} (${ceiling.limit}).`,
     '',
     table(
@@ -134,14 +209,14 @@ export function describeFindings(found: CapacityFindings): string {
       ]),
     ),
     '',
-    ...(found.cost
+    ...(found.cost && !('items' in found.cost)
       ? [
-          `Cost at the target, at ${found.cost.memoryMb} MB: $${whole(found.cost.perHour)} an hour, ` +
-            `$${whole(found.cost.perMonth)} a month (list prices of bench/cost.ts, API Gateway's first tier; ` +
-            `the stage cache answers ${percent(found.cost.listCacheHits)} of lists).`,
+          `Cost at the target: $${whole(found.cost.perHour)} an hour, $${whole(found.cost.perMonth)} a month ` +
+            "(API Gateway's first tier only).",
           '',
         ]
       : []),
+    ...describePath(found),
     `DynamoDB Queries per list page: at most ${found.queriesPerListPage.sample.max}, ` +
       `${found.queriesPerListPage.sample.average.toFixed(2)} on average in the sample; at most ` +
       `${found.queriesPerListPage.walks.max}, ${found.queriesPerListPage.walks.average.toFixed(2)} on average ` +
@@ -149,6 +224,12 @@ export function describeFindings(found: CapacityFindings): string {
   ].join('\n');
 }
 
-/** Whether the layout carries the target: no key over its limit at the target rate. */
+/**
+ * Whether the stack carries the target: no key past PLANNED_SHARE of its budget, and no limit on the
+ * path past PLANNED_SHARE of what it allows (quotas as the plan raises them), nor a quota planned
+ * below what the target needs.
+ */
 export const meetsTarget = (found: CapacityFindings) =>
-  found.target.hottest.every((key) => key.share <= 1) && found.ceiling.rate >= found.target.rate;
+  found.target.hottest.every((key) => key.share <= PLANNED_SHARE) &&
+  (found.limits ?? []).every((limit) => (limit.share ?? Infinity) <= PLANNED_SHARE) &&
+  quotaPlan(found.limits ?? []).every(({ quota, needed }) => quota.planned >= needed);

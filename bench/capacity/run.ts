@@ -1,7 +1,7 @@
-// `npm run capacity`: runs the mix (bench/capacity/mix.ts) through the functions on an embedded
-// DynamoDB, scales the units per partition key to the target rate, and prints the hottest keys and
-// the ceiling beside the layout before (kept in results.json). Findings go to bench/.out/, or with
-// --write to results.json (`--record before`: as the layout before); --quick is a small run.
+// `npm run capacity`: runs the mix (mix.ts) through the functions on an embedded DynamoDB, scales it
+// to the target, and prints the hottest keys, every limit on production's path with its ceiling, the
+// quota plan and the cost, beside the layout before. Findings go to bench/.out/, or with --write to
+// results.json (`--record before`: as the layout before); --quick is a small run.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,13 +15,17 @@ import { describeFindings, findings, meetsTarget } from '#bench/capacity/report.
 import type { CapacityFindings } from '#bench/capacity/report.ts';
 import { runWorkload } from '#bench/capacity/workload.ts';
 import { measuredCommit } from '#bench/git-commit.ts';
-import { costAtRate } from '#bench/capacity/cost.ts';
-import { missShare, operationSample } from '#bench/capacity/model.ts';
+import { benchDurations, costAtRate } from '#bench/capacity/cost.ts';
+import { loadAt } from '#bench/capacity/model.ts';
+import { PET_READ_CACHE_SECONDS, functionLoads, pathLimits } from '#bench/capacity/limits.ts';
+import { QUOTA_PLAN, checkLimits } from '#bench/capacity/quotas.ts';
+import { catalogueAfter } from '#bench/capacity/workload.ts';
 
 const RESULTS_FILE = new URL('results.json', import.meta.url);
 const UNTRACKED_RESULTS_FILE = new URL('../.out/capacity-results.json', import.meta.url);
 /** A workload small enough to run in seconds: its figures mean nothing. */
 const QUICK_MIX: Partial<Mix> = { sampleRequests: 300, seededPets: 300, apiKeys: 20 };
+const production = STAGE_SETTINGS.production;
 /** What the layout is, in a line: kept with the findings, since the layout is what they measure. */
 const layout = (shards: number) =>
   `pets in ${shards} shards by id range (PET#<shard>), status index by status and shard ` +
@@ -54,13 +58,17 @@ if (!Number.isInteger(petShards) || petShards < 1 || petShards > MAX_PET_SHARDS)
   process.exit(2);
 }
 
-const listCacheSeconds = STAGE_SETTINGS.production.listCache?.ttlSeconds;
+const listCacheSeconds = production.listCache?.ttlSeconds;
+const durationsMs = await benchDurations(production.functionMemoryMb);
 
 const started = performance.now();
 const workload = await runWorkload({
   mix,
   petShards,
   listCacheSeconds,
+  // Each instance Lambda may run keeps its own copy: as many copies as the account allows is the
+  // fewest hits the cache can have.
+  petReadCache: { ttlSeconds: PET_READ_CACHE_SECONDS, copies: QUOTA_PLAN.lambdaConcurrency.planned },
   progress: (done, total) => {
     if (done % 5000 === 0 || done === total) process.stderr.write(`capacity: ${done} of ${total} requests\n`);
   },
@@ -78,19 +86,35 @@ const found = findings(
   },
   workload.queriesPerPage,
 );
-const shareOf = (operation: string) =>
-  operationSample(workload.sample, operation).size / workload.sample.size;
-found.cost = await costAtRate(
-  found.target.rate,
+const path = { sample: workload.sample, mix, settings: production, durationsMs, petShards };
+const limits = checkLimits(pathLimits(path), found.target.rate);
+const first = limits.reduce((lowest, limit) => (limit.ceiling < lowest.ceiling ? limit : lowest));
+found.catalogue = { pets: catalogueAfter(mix), hours: mix.catalogueHours };
+found.limits = limits;
+found.pathCeiling = { rate: first.ceiling, setBy: `${first.service}: ${first.name}` };
+
+const rate = found.target.rate;
+const { invocations } = functionLoads(path, rate);
+const keyLoads = loadAt(workload.sample, rate);
+const responseBytesPerRequest =
+  workload.sample.requests.reduce((sum, request) => sum + request.count * (request.responseBytes ?? 0), 0) /
+  workload.sample.size;
+found.cost = costAtRate(
   {
-    listPets: shareOf('listPets'),
-    getPet: shareOf('getPet'),
-    createPet: shareOf('createPet'),
-    idempotencyKey: mix.create.idempotencyKey,
+    requests: rate,
+    invocations: {
+      ...invocations,
+      createPet: invocations.createPet * (1 - mix.create.idempotencyKey),
+      createPetIdempotent: invocations.createPet * mix.create.idempotencyKey,
+    },
+    readUnits: keyLoads.reduce((sum, key) => sum + key.readUnits, 0),
+    writeUnits: keyLoads.reduce((sum, key) => sum + key.writeUnits, 0),
+    responseBytes: rate * responseBytesPerRequest,
   },
   {
-    memoryMb: STAGE_SETTINGS.production.functionMemoryMb,
-    listCacheHits: 1 - missShare(workload.sample, found.target.rate, 'listPets'),
+    memoryMb: production.functionMemoryMb,
+    durationsMs,
+    cacheClusterSize: production.listCache?.clusterSizeGb,
   },
 );
 const results = JSON.parse(await readFile(RESULTS_FILE, 'utf8').catch(() => '{}')) as Results;
@@ -106,8 +130,9 @@ console.log(
       `(${list.statusFiltered * 100}% filtered, ${list.firstPage * 100}% page one), ${shares.getPet * 100}% getPet, ` +
       `${shares.createPet * 100}% createPet (${create.idempotencyKey * 100}% with an Idempotency-Key), ` +
       `${mix.apiKeys.toLocaleString('en-US')} API keys (Zipf ${mix.keySkew}), ${mix.seededPets.toLocaleString('en-US')} pets`,
-    `Limits per partition key: 3,000 read units/s, 1,000 write units/s. Target: ` +
-      `${TARGET.createsPerSecond.toLocaleString('en-US')} creates/s and ${TARGET.readsPerSecond.toLocaleString('en-US')} reads/s together.`,
+    `Limits per partition key: 3,000 read units/s, 1,000 write units/s, as one budget. Target: ` +
+      `${TARGET.createsPerSecond.toLocaleString('en-US')} creates/s and ${TARGET.readsPerSecond.toLocaleString('en-US')} reads/s together, ` +
+      `over a catalogue grown by ${mix.catalogueHours} h of creates (${catalogueAfter(mix).toLocaleString('en-US')} pets).`,
     '',
     ...(results.before && slot === 'now' ? ['## Before', '', describeFindings(results.before), ''] : []),
     `## ${slot === 'now' ? 'Now' : 'Before'}`,

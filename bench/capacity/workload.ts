@@ -1,7 +1,7 @@
-// Runs a planned sample through the functions as their Lambda composition roots build them, on an
-// embedded DynamoDB behind the recorder, one request at a time, and returns each request with the
-// DynamoDB requests it made. Setup (keys, seeded pets, the walks that find later pages' cursors) is
-// not recorded.
+// Runs a planned sample through the functions as their composition roots build them, on an embedded
+// DynamoDB behind the recorder, one request at a time: each request with the DynamoDB requests it made
+// (setup unrecorded) and the cache in front of it, described for the mix's grown catalogue
+// (catalogueAfter), where later pages and pets rarely repeat, not for the sample's small one.
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   createPetRequest,
@@ -18,12 +18,13 @@ import { seededRandom } from '#local/dynamodb/seed-pets.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { Pet, PetStatus } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
+import { PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { tokenEvent } from '#bench/processes/events.ts';
 import { nextPageQuery } from '#bench/dynamodb/usage.ts';
-import { planRequests } from '#bench/capacity/mix.ts';
+import { TARGET, planRequests } from '#bench/capacity/mix.ts';
 import type { Mix, PlannedRequest } from '#bench/capacity/mix.ts';
-import type { RecordedRequest, Sample } from '#bench/capacity/model.ts';
+import type { CacheSpec, RecordedRequest, Sample } from '#bench/capacity/model.ts';
 import { startRecorder } from '#bench/capacity/recorder.ts';
 
 export type WorkloadOptions = {
@@ -31,8 +32,26 @@ export type WorkloadOptions = {
   petShards: number;
   /** API Gateway's stage cache on GET /pets, keyed by its query string; absent: no cache. */
   listCacheSeconds?: number | undefined;
+  /**
+   * getPet's cache of pets read (shared/store/pet-read-cache.ts), as the model sees it: each of
+   * `copies` instances keeps a pet about `ttlSeconds`. The sample itself runs without it, so that each
+   * getPet records what a miss costs.
+   */
+  petReadCache: { ttlSeconds: number; copies: number };
   progress?(done: number, total: number): void;
 };
+
+/** The pets a cache meets: the seeded ones, and the target's creates over the mix's hours. */
+export const catalogueAfter = (mix: Mix) =>
+  mix.seededPets + TARGET.createsPerSecond * 3600 * mix.catalogueHours;
+
+/** The later pages of one filter and page size in that catalogue: the cache entries they spread over. */
+export function laterPagesOf(mix: Mix, limit: number, status?: PetStatus): number {
+  const statusShares = mix.create.statuses;
+  const total = Object.values(statusShares).reduce((sum, share) => sum + share, 0);
+  const pets = catalogueAfter(mix) * (status ? statusShares[status] / total : 1);
+  return Math.max(1, Math.ceil(pets / limit) - 1);
+}
 
 export type Workload = {
   sample: Sample;
@@ -50,6 +69,11 @@ const withKey = (request: ProxyRequest, key: IssuedApiKey): ProxyRequest => ({
   authorizer: { principalId: key.id, apiKeyId: key.id },
 });
 
+/** What an answer sends a client: its body and headers. */
+const bytesOf = (answer: { text: string; headers: Record<string, unknown> }) =>
+  Buffer.byteLength(answer.text) +
+  Object.entries(answer.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length, 0);
+
 const listQuery = (limit: number, status?: PetStatus) =>
   new URLSearchParams({ limit: String(limit), ...(status && { status }) }).toString();
 
@@ -57,6 +81,7 @@ export async function runWorkload({
   mix,
   petShards,
   listCacheSeconds,
+  petReadCache,
   progress,
 }: WorkloadOptions): Promise<Workload> {
   const embedded = await startEmbeddedDynamoDb();
@@ -64,7 +89,18 @@ export async function runWorkload({
   const local = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: 'petstore-capacity' });
   try {
     const cursorSecret = randomBytes(32).toString('base64url');
-    const functions = () => createSourceFunctions({ table: local.table, cursorSecret, petShards });
+    // Counters picked in turn, across every instance: the even spread that Lambda's many instances,
+    // each picking at random, make over time (docs/capacity.md says how far a second strays from it).
+    let picks = 0;
+    const pickCounter = () => ((picks++ % PET_ID_COUNTERS) + 0.5) / PET_ID_COUNTERS;
+    const functions = () =>
+      createSourceFunctions({
+        table: local.table,
+        cursorSecret,
+        petShards,
+        petReadCacheEntries: 0,
+        pickCounter,
+      });
     const { listPets, getPet, authorizer, createPet } = functions();
     const createPets = [
       createPet,
@@ -86,6 +122,7 @@ export async function runWorkload({
       const answer = await invoke(createPetInstance, withKey(request, key));
       if (answer.status !== 201) throw new Error(`createPet answered ${answer.status}: ${answer.text}`);
       petIds.push((answer.json as Pet).id);
+      return bytesOf(answer);
     }
     const [seedKey] = keys;
     if (!seedKey) throw new Error('The mix needs at least one API key');
@@ -99,23 +136,26 @@ export async function runWorkload({
       if (answer.status !== 200) throw new Error(`listPets answered ${answer.status}: ${answer.text}`);
       const entries = recorder.take();
       const queries = entries.filter((entry) => entry.operation === 'Query').length;
-      return { next: nextPageQuery(answer.headers.Link), entries, queries };
+      return { next: nextPageQuery(answer.headers.Link), entries, queries, responseBytes: bytesOf(answer) };
     }
     const laterPages = new Map<string, string[]>();
     const walks: number[] = [];
-    for (const status of [undefined, ...(Object.keys(mix.list.statuses) as PetStatus[])]) {
-      const pages: string[] = [];
-      let query: string | undefined = listQuery(mix.list.limit, status);
-      while (query) {
-        const page = await list(seedKey, query);
-        walks.push(page.queries);
-        if (page.next) pages.push(page.next);
-        query = page.next;
+    const filters = [undefined, ...(Object.keys(mix.list.statuses) as PetStatus[])];
+    for (const limit of Object.keys(mix.list.limits).map(Number))
+      for (const status of filters) {
+        const pages: string[] = [];
+        let query: string | undefined = listQuery(limit, status);
+        while (query) {
+          const page = await list(seedKey, query);
+          walks.push(page.queries);
+          if (page.next) pages.push(page.next);
+          query = page.next;
+        }
+        laterPages.set(listQuery(limit, status), pages);
       }
-      laterPages.set(status ?? '', pages);
-    }
 
     const random = seededRandom(mix.seed + 1);
+    const hotPetId = petIds[Math.floor(petIds.length / 2)] ?? 0;
     const pick = <T>(choices: T[]) => {
       const choice = choices[Math.floor(random() * choices.length)];
       if (choice === undefined) throw new Error('Nothing to pick from');
@@ -147,25 +187,44 @@ export async function runWorkload({
     async function runPlanned(planned: PlannedRequest, key: IssuedApiKey): Promise<RecordedRequest> {
       switch (planned.operation) {
         case 'listPets': {
-          const first = listQuery(mix.list.limit, planned.status);
-          const query = planned.firstPage ? first : pick(laterPages.get(planned.status ?? '') ?? [first]);
-          const page = await list(key, query);
+          const first = listQuery(planned.limit, planned.status);
+          const later = laterPages.get(first) ?? [];
+          const firstPage = planned.firstPage || later.length === 0;
+          const page = await list(key, firstPage ? first : pick(later));
           samplePages.push(page.queries);
+          const cache: CacheSpec | undefined =
+            listCacheSeconds === undefined
+              ? undefined
+              : firstPage
+                ? { key: first, ttlSeconds: listCacheSeconds, fillSeconds: mix.list.cacheFillSeconds }
+                : {
+                    key: `later pages of ${first}`,
+                    ttlSeconds: listCacheSeconds,
+                    keys: laterPagesOf(mix, planned.limit, planned.status),
+                    fillSeconds: mix.list.cacheFillSeconds,
+                  };
           return {
             operation: planned.operation,
             count: 1,
-            ...(listCacheSeconds && { cache: { key: query, ttlSeconds: listCacheSeconds } }),
+            ...(cache && { cache }),
+            responseBytes: page.responseBytes,
             entries: page.entries,
           };
         }
         case 'getPet': {
-          const answer = await invoke(getPet, withKey(getPetRequest(String(pick(petIds))), key));
+          const petId = planned.hotPet ? hotPetId : pick(petIds);
+          const answer = await invoke(getPet, withKey(getPetRequest(String(petId)), key));
           if (answer.status !== 200) throw new Error(`getPet answered ${answer.status}: ${answer.text}`);
-          return { operation: planned.operation, count: 1, entries: recorder.take() };
+          const cache: CacheSpec = planned.hotPet
+            ? { key: 'the popular pet', ...petReadCache }
+            : { key: 'any pet', ...petReadCache, keys: catalogueAfter(mix) };
+          const responseBytes = bytesOf(answer);
+          return { operation: planned.operation, count: 1, cache, responseBytes, entries: recorder.take() };
         }
-        case 'createPet':
-          await create(key, planned.status, planned.idempotencyKey);
-          return { operation: planned.operation, count: 1, entries: recorder.take() };
+        case 'createPet': {
+          const responseBytes = await create(key, planned.status, planned.idempotencyKey);
+          return { operation: planned.operation, count: 1, responseBytes, entries: recorder.take() };
+        }
       }
     }
   } finally {

@@ -1,31 +1,9 @@
-// The capacity model's arithmetic on hand-made samples: units per key scaled to a rate, the ceiling
-// and the key that sets it, and caches that let a key's misses, not its requests, reach DynamoDB.
+// The capacity model's arithmetic on hand-made samples: units per key scaled to a rate under one
+// budget, the ceiling and the key that sets it, and caches that let a key's misses reach DynamoDB.
 import { describe, expect, test } from '@jest/globals';
 import { ceilingOf, loadAt, missShare, operationSample } from '#bench/capacity/model.ts';
-import type { RecordedRequest, Sample } from '#bench/capacity/model.ts';
-import type { TraceEntry } from '#bench/capacity/units.ts';
-
-const get = (partition: string, consistent = true): TraceEntry => ({
-  operation: 'GetItem',
-  partition,
-  consistent,
-  itemBytes: [150],
-  indexWrites: [],
-});
-const put = (partition: string, statusPartition: string): TraceEntry => ({
-  operation: 'PutItem',
-  partition,
-  consistent: true,
-  itemBytes: [],
-  write: { before: 0, after: 150, failed: false },
-  indexWrites: [{ index: 'byStatus', partition: statusPartition, bytes: 150 }],
-});
-const request = (operation: string, entries: TraceEntry[], extra: Partial<RecordedRequest> = {}) => ({
-  operation,
-  count: 1,
-  entries,
-  ...extra,
-});
+import type { Sample } from '#bench/capacity/model.ts';
+import { getItem as get, putPet as put, recorded as request } from '#test/bench/capacity/traces.ts';
 
 describe('load per partition key', () => {
   const sample: Sample = {
@@ -41,7 +19,8 @@ describe('load per partition key', () => {
   test('scales each request to its share of the rate, the table and the index apart', () => {
     const loads = loadAt(sample, 1000);
     expect(loads).toEqual([
-      { partition: 'PET', readUnits: 375, writeUnits: 500, share: 0.5 },
+      // Reads and writes draw on one budget: 375 / 3,000 + 500 / 1,000.
+      { partition: 'PET', readUnits: 375, writeUnits: 500, share: 0.625 },
       { index: 'byStatus', partition: 'STATUS#available', readUnits: 0, writeUnits: 250, share: 0.25 },
       { index: 'byStatus', partition: 'STATUS#sold', readUnits: 0, writeUnits: 250, share: 0.25 },
     ]);
@@ -49,13 +28,15 @@ describe('load per partition key', () => {
 
   test('the ceiling is the rate at which the hottest key reaches its limit, and names that key', () => {
     const ceiling = ceilingOf(sample);
-    expect(ceiling.rate).toBeCloseTo(2000, 0);
+    expect(ceiling.rate).toBeCloseTo(1600, 0);
     expect(ceiling.key?.partition).toBe('PET');
   });
 
   test('each operation alone has its own ceiling, in its own requests a second', () => {
     expect(ceilingOf(operationSample(sample, 'createPet')).rate).toBeCloseTo(1000, 0);
     expect(ceilingOf(operationSample(sample, 'getPet')).rate).toBeCloseTo(4000, 0);
+    // 80% of the budget: the planned share.
+    expect(ceilingOf(operationSample(sample, 'createPet'), 0.8).rate).toBeCloseTo(800, 0);
   });
 });
 
