@@ -8,6 +8,9 @@ import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type StageName = 'staging' | 'production';
+/** The sizes API Gateway offers a stage's cache cluster, in GB. */
+export type CacheClusterSize = '0.5' | '1.6' | '6.1' | '13.5' | '28.4' | '58.2' | '118' | '237';
+export type WarmThroughput = { readUnitsPerSecond: number; writeUnitsPerSecond: number };
 
 export type StageSettings = {
   name: StageName;
@@ -52,7 +55,14 @@ export type StageSettings = {
    * (billed by the hour), each page kept `ttlSeconds` (at most `LIST_PAGE_MAX_AGE_SECONDS`, the
    * contract's bound) under its query parameters, never the API key. Undefined: no cache cluster.
    */
-  listCache?: { ttlSeconds: number; clusterSizeGb: '0.5' };
+  listCache?: { ttlSeconds: number; clusterSizeGb: CacheClusterSize };
+  /**
+   * What the table and its status index serve from their first second (DynamoDB's warm throughput):
+   * without it a new on-demand table starts near 12,000 read and 4,000 write units a second and
+   * doubles at most every 30 minutes. Raising it is billed once; lowering it is not possible.
+   * Undefined: DynamoDB's own.
+   */
+  warmThroughput?: { table: WarmThroughput; statusIndex: WarmThroughput };
   alarms: {
     /** 5xx answers (API Gateway's own included) in 5 minutes. */
     serverErrorsPer5Minutes: number;
@@ -81,21 +91,29 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
   production: {
     name: 'production',
     id: 'Production',
-    throttling: { rateLimit: 200, burstLimit: 400 },
-    perKeyLimits: { rateLimit: 50, burstLimit: 100, requestsPerDay: 500_000 },
+    // What the capacity target needs (docs/capacity.md): the busiest method, and the busiest key of
+    // the target's mix, each at most 80% of its limit. Fairness between small clients is not what
+    // these limits give at this size; they stop a runaway client, a leaked key or a loop.
+    throttling: { rateLimit: 90_000, burstLimit: 5_000 },
+    perKeyLimits: { rateLimit: 20_000, burstLimit: 2_000, requestsPerDay: 1_500_000_000 },
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     functionMemoryMb: 512,
     petShards: PET_SHARDS,
     rollout: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-    // Above what one client's key may send (50 requests/s, 15,000 in 5 minutes) twice over: the
-    // per-key limits answer fair clients first, so only floods from one address reach this one.
-    firewall: { requestsPerIpPer5Minutes: 30_000 },
+    // Above what the busiest key of the target sends from one of its addresses: the per-key limits
+    // answer a client first, so only floods from one address reach this one.
+    firewall: { requestsPerIpPer5Minutes: 1_500_000 },
     // Page one is the same few items for every client: a hot key at scale, answered from the cache.
     // Staging has none: a cluster costs by the hour whether used or not, and what the cache does is
     // covered by the template checks and `npm run start:stage -- production`.
     listCache: { ttlSeconds: LIST_PAGE_MAX_AGE_SECONDS, clusterSizeGb: '0.5' },
+    // The target from its first second, with a fifth in hand (docs/capacity.md).
+    warmThroughput: {
+      table: { readUnitsPerSecond: 40_000, writeUnitsPerSecond: 20_000 },
+      statusIndex: { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 15_000 },
+    },
     alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 1_000, functionErrorsPer5Minutes: 1 },
   },
 };

@@ -1,5 +1,5 @@
 // The single table of shared/store/table.ts: generic string keys, the byStatus GSI, a TTL for
-// idempotency records. On-demand, with point-in-time recovery; production keeps it on deletion.
+// idempotency records. On-demand, with point-in-time recovery and the stage's warm throughput.
 // CloudFormation names it: a fixed name would block any update that replaces the table, and a
 // retained table would block re-creating the stack. The tools find it by the TableName output.
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -19,12 +19,14 @@ export class PetstoreTable extends Table {
       timeToLiveAttribute: TTL_ATTRIBUTE,
       deletionProtection: settings.deletionProtection,
       removalPolicy: settings.removalPolicy,
+      ...(settings.warmThroughput && { warmThroughput: settings.warmThroughput.table }),
     });
     this.addGlobalSecondaryIndex({
       indexName: STATUS_INDEX.name,
       partitionKey: stringKey(STATUS_INDEX.partitionKey),
       sortKey: stringKey(STATUS_INDEX.sortKey),
       projectionType: ProjectionType.ALL,
+      ...(settings.warmThroughput && { warmThroughput: settings.warmThroughput.statusIndex }),
     });
   }
 }

@@ -39,4 +39,18 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       },
     });
   });
+
+  test('warm throughput: the table and its index pre-warmed as the stage says, or left to DynamoDB', () => {
+    const warm = settings.warmThroughput;
+    const units = (value: { readUnitsPerSecond: number; writeUnitsPerSecond: number } | undefined) =>
+      value
+        ? { ReadUnitsPerSecond: value.readUnitsPerSecond, WriteUnitsPerSecond: value.writeUnitsPerSecond }
+        : Match.absent();
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      WarmThroughput: units(warm?.table),
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'byStatus', WarmThroughput: units(warm?.statusIndex) }),
+      ],
+    });
+  });
 });

@@ -41,7 +41,12 @@ const methodsOf = (definition: ApiDefinition) =>
 
 describe.each([
   ['staging', { rateLimit: 20, burstLimit: 40 }, { rateLimit: 5, burstLimit: 10 }, 10_000],
-  ['production', { rateLimit: 200, burstLimit: 400 }, { rateLimit: 50, burstLimit: 100 }, 500_000],
+  [
+    'production',
+    { rateLimit: 90_000, burstLimit: 5_000 },
+    { rateLimit: 20_000, burstLimit: 2_000 },
+    1_500_000_000,
+  ],
 ])('the %s template', (stage, methodThrottle, keyThrottle, quota) => {
   const modules = apiDefinitionFromModules();
   const template = fromTemplate(stage);
