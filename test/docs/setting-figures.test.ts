@@ -13,7 +13,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { AUTHORIZER, LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import { NAME_MAX_CODE_POINTS, PAGE_SIZE } from '#shared/schemas.ts';
-import { ID_BLOCK_SIZE } from '#shared/store/id-allocator.ts';
+import { ID_BLOCK_SIZE, PET_ID_COUNTERS, SPREAD_FIRST_ROUND } from '#shared/store/id-allocator.ts';
+import { PET_READ_CACHE_ENTRIES } from '#shared/store/pet-read-cache.ts';
 import { RECORD_TTL_SECONDS } from '#shared/store/idempotency-records.ts';
 import { PET_SHARDS } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
@@ -78,14 +79,14 @@ const SETTINGS: Setting[] = [
     setting: 'throttling and perKeyLimits (lib/stage-settings.ts)',
     quotes: [
       quote(
-        /throttling of each method, requests\/s \(burst\) \| (\d+) \((\d+)\) \| (\d+) \((\d+)\)/,
+        /throttling of each method, requests\/s \(burst\) \| ([\d,]+) \(([\d,]+)\) \| ([\d,]+) \(([\d,]+)\)/,
         staging.throttling.rateLimit,
         staging.throttling.burstLimit,
         production.throttling.rateLimit,
         production.throttling.burstLimit,
       ),
       quote(
-        /throttling of each method (\d+)\/(\d+) and (\d+)\/(\d+) requests\/s/,
+        /throttling of each method ([\d,]+)\/([\d,]+) and ([\d,]+)\/([\d,]+) requests\/s/,
         staging.throttling.rateLimit,
         staging.throttling.burstLimit,
         production.throttling.rateLimit,
@@ -97,7 +98,7 @@ const SETTINGS: Setting[] = [
         production.throttling.burstLimit,
       ),
       quote(
-        /per-key limit, requests\/s \(burst\), quota \| (\d+) \((\d+)\), ([\d,]+)\/day \| (\d+) \((\d+)\), ([\d,]+)\/day/,
+        /per-key limit, requests\/s \(burst\), quota \| ([\d,]+) \(([\d,]+)\), ([\d,]+)\/day \| ([\d,]+) \(([\d,]+)\), ([\d,]+)\/day/,
         staging.perKeyLimits.rateLimit,
         staging.perKeyLimits.burstLimit,
         staging.perKeyLimits.requestsPerDay,
@@ -106,8 +107,12 @@ const SETTINGS: Setting[] = [
         production.perKeyLimits.requestsPerDay,
       ),
       quote(/staging's (\d+) requests a second/, staging.perKeyLimits.rateLimit),
-      quote(/per-key limit of (\d+) requests\/s/, production.perKeyLimits.rateLimit),
-      quote(/per-key usage plan \| (\d+) requests\/s a key/, production.perKeyLimits.rateLimit),
+      quote(
+        /per-key usage plan \| ([\d,]+) requests\/s a key, burst ([\d,]+)/,
+        production.perKeyLimits.rateLimit,
+        production.perKeyLimits.burstLimit,
+      ),
+      quote(/per-key daily quota \| ([\d,]+) requests/, production.perKeyLimits.requestsPerDay),
       quote(
         /own limit is ([\d,]+) requests in (\d+) minutes/,
         production.perKeyLimits.rateLimit * RATE_WINDOW_SECONDS,
@@ -174,8 +179,41 @@ const SETTINGS: Setting[] = [
       quote(/\| shards \| the stage setting \((\d+)\)/, PET_SHARDS),
       quote(/## Now: (\d+) shards by id range/, PET_SHARDS),
       quote(/the hottest of (\d+)\)/, PET_SHARDS),
-      quote(/a walk crosses (\d+) shard boundaries/, PET_SHARDS - 1),
       quote(/sharded over (\d+) keys/, PET_SHARDS),
+    ],
+  },
+  {
+    setting: 'production warmThroughput (lib/stage-settings.ts)',
+    quotes: [
+      quote(
+        /warm throughput, table \| ([\d,]+) read, ([\d,]+) write units\/s/,
+        production.warmThroughput?.table.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.table.writeUnitsPerSecond ?? 0,
+      ),
+      quote(
+        /warm throughput, status index \| ([\d,]+) read, ([\d,]+) write units\/s/,
+        production.warmThroughput?.statusIndex.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.statusIndex.writeUnitsPerSecond ?? 0,
+      ),
+      quote(
+        /warm throughput, table; index \(read\/write units\/s\) \| DynamoDB's own \| ([\d,]+)\/([\d,]+); ([\d,]+)\/([\d,]+)/,
+        production.warmThroughput?.table.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.table.writeUnitsPerSecond ?? 0,
+        production.warmThroughput?.statusIndex.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.statusIndex.writeUnitsPerSecond ?? 0,
+      ),
+    ],
+  },
+  {
+    setting: 'PET_ID_COUNTERS, SPREAD_FIRST_ROUND (shared/store/id-allocator.ts), PET_READ_CACHE_ENTRIES',
+    quotes: [
+      quote(/COUNTER#0 to COUNTER#(\d+)/, PET_ID_COUNTERS - 1),
+      quote(/COUNTER#0 \.\. COUNTER#(\d+)/, PET_ID_COUNTERS - 1),
+      quote(/one of (\d+) spread counters/, PET_ID_COUNTERS),
+      quote(/takes rounds of its shard from 2\^(\d+) on/, Math.log2(SPREAD_FIRST_ROUND)),
+      quote(/s × 2\^47 \+ 2\^(\d+) × (\d+)/, Math.log2(SPREAD_FIRST_ROUND), ID_BLOCK_SIZE),
+      quote(/keeps up to ([\d,]+) pets it has read/, PET_READ_CACHE_ENTRIES),
+      quote(/up to ([\d,]+) an instance/, PET_READ_CACHE_ENTRIES),
     ],
   },
   {
@@ -214,7 +252,6 @@ const SETTINGS: Setting[] = [
         PAGE_SIZE.max,
         PAGE_SIZE.default,
       ),
-      quote(/\| limit \| (\d+), the default page/, PAGE_SIZE.default),
       quote(/name: must be 1 to (\d+) characters/, NAME_MAX_CODE_POINTS),
       quote(/name: 1 to (\d+) Unicode code points/, NAME_MAX_CODE_POINTS),
       quote(/minLength: 1, maxLength: (\d+)/, NAME_MAX_CODE_POINTS),
