@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath as fileUrlToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { LEGACY_PET_SHARDS, PET_SHARDS } from '#shared/store/table.ts';
 import { bannerUrl as baseUrl, killScripts, runScript } from '#test/support/process.ts';
 
 const start = (env: Record<string, string>) => runScript('local/start.ts', [], env);
@@ -199,6 +200,26 @@ describe('npm start', () => {
     expect(server.output().trim()).toBe(
       `petstore: Table ${tableName} has the layout from before pets were sharded: empty it ` +
         '(npm run reset -- <dir> for a data directory) or name another table.',
+    );
+  });
+
+  it('stops with one line on a table made for another shard count', async () => {
+    const tableName = `petstore-16-shards-${Date.now()}`;
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+    // An id counter and no layout item: a table of the version that spread pets over 16 shards.
+    const old = await openLocalDynamoDb({ endpoint, tableName });
+    await old.table.putIfAbsent({ pk: 'COUNTER', sk: 'PET_ID_BLOCKS', value: 40 });
+    await old.close();
+    const server = start({
+      PORT: '0',
+      PETSTORE_API_KEY: 'k_test',
+      PETSTORE_TABLE_NAME: tableName,
+      AWS_ENDPOINT_URL_DYNAMODB: endpoint ?? '',
+    });
+    expect(await server.exited).toBe(1);
+    expect(server.output().trim()).toBe(
+      `petstore: Table ${tableName} holds pets in ${LEGACY_PET_SHARDS} shards and this version uses ` +
+        `${PET_SHARDS}: empty it (npm run reset -- <dir> for a data directory) or name another table.`,
     );
   });
 
