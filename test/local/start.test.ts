@@ -184,11 +184,25 @@ describe('npm start', () => {
     }
   });
 
-  it('stops with one line on a table of the layout from before pets were sharded', async () => {
-    const tableName = `petstore-unsharded-${Date.now()}`;
+  const emptyIt = 'empty it (npm run reset -- <dir> for a data directory) or name another table.';
+  it.each([
+    {
+      layout: 'from before pets were sharded',
+      item: { pk: 'COUNTER', sk: 'PET_ID', value: 50 },
+      says: (table: string) => `Table ${table} has the layout from before pets were sharded: ${emptyIt}`,
+    },
+    {
+      // An id counter and no layout item: a table of the version that spread pets over 16 shards.
+      layout: 'made for another shard count',
+      item: { pk: 'COUNTER', sk: 'PET_ID_BLOCKS', value: 40 },
+      says: (table: string) =>
+        `Table ${table} holds pets in ${LEGACY_PET_SHARDS} shards and this version uses ${PET_SHARDS}: ${emptyIt}`,
+    },
+  ])('stops with one line on a table $layout', async ({ item, says }) => {
+    const tableName = `petstore-old-layout-${Date.now()}`;
     const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
     const old = await openLocalDynamoDb({ endpoint, tableName });
-    await old.table.putIfAbsent({ pk: 'COUNTER', sk: 'PET_ID', value: 50 });
+    await old.table.putIfAbsent(item);
     await old.close();
     const server = start({
       PORT: '0',
@@ -197,30 +211,7 @@ describe('npm start', () => {
       AWS_ENDPOINT_URL_DYNAMODB: endpoint ?? '',
     });
     expect(await server.exited).toBe(1);
-    expect(server.output().trim()).toBe(
-      `petstore: Table ${tableName} has the layout from before pets were sharded: empty it ` +
-        '(npm run reset -- <dir> for a data directory) or name another table.',
-    );
-  });
-
-  it('stops with one line on a table made for another shard count', async () => {
-    const tableName = `petstore-16-shards-${Date.now()}`;
-    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
-    // An id counter and no layout item: a table of the version that spread pets over 16 shards.
-    const old = await openLocalDynamoDb({ endpoint, tableName });
-    await old.table.putIfAbsent({ pk: 'COUNTER', sk: 'PET_ID_BLOCKS', value: 40 });
-    await old.close();
-    const server = start({
-      PORT: '0',
-      PETSTORE_API_KEY: 'k_test',
-      PETSTORE_TABLE_NAME: tableName,
-      AWS_ENDPOINT_URL_DYNAMODB: endpoint ?? '',
-    });
-    expect(await server.exited).toBe(1);
-    expect(server.output().trim()).toBe(
-      `petstore: Table ${tableName} holds pets in ${LEGACY_PET_SHARDS} shards and this version uses ` +
-        `${PET_SHARDS}: empty it (npm run reset -- <dir> for a data directory) or name another table.`,
-    );
+    expect(server.output().trim()).toBe(`petstore: ${says(tableName)}`);
   });
 
   it('keeps data across restarts with PETSTORE_DATA_DIR', async () => {
