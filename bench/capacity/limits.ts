@@ -5,7 +5,7 @@
 import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
-import { busiestKeyShare } from '#bench/capacity/mix.ts';
+import { POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
 import {
   PARTITION_LIMITS,
@@ -112,7 +112,7 @@ export function tableLoads(sample: Sample, rate: number) {
 /** The popular pet's read units a second at `rate`: what its one item serves, past getPet's cache. */
 function popularPetReads(sample: Sample, rate: number): number {
   const perRequest = rate / sample.size;
-  const hot = sample.requests.filter((request) => request.cache?.key === 'the popular pet');
+  const hot = sample.requests.filter((request) => request.cache?.key === POPULAR_PET_CACHE_KEY);
   const hotRate = hot.reduce((sum, request) => sum + request.count * perRequest, 0);
   return hot.reduce((sum, request) => {
     const units = request.entries.flatMap(chargesOf).reduce((total, charge) => total + charge.readUnits, 0);

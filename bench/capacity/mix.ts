@@ -71,6 +71,9 @@ export const DEFAULT_MIX: Mix = {
   seed: 26,
 };
 
+/** The cache key of getPet's requests for the popular pet: what the model finds its one item by. */
+export const POPULAR_PET_CACHE_KEY = 'the popular pet';
+
 /** The rates the layout must carry together: the mix's request rate is the least that meets both. */
 export const TARGET = { createsPerSecond: 10_000, readsPerSecond: 50_000 } as const;
 

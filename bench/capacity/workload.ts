@@ -22,7 +22,7 @@ import { PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { tokenEvent } from '#bench/processes/events.ts';
 import { nextPageQuery } from '#bench/dynamodb/usage.ts';
-import { TARGET, planRequests } from '#bench/capacity/mix.ts';
+import { POPULAR_PET_CACHE_KEY, TARGET, planRequests } from '#bench/capacity/mix.ts';
 import type { Mix, PlannedRequest } from '#bench/capacity/mix.ts';
 import type { CacheSpec, RecordedRequest, Sample } from '#bench/capacity/model.ts';
 import { startRecorder } from '#bench/capacity/recorder.ts';
@@ -216,7 +216,7 @@ export async function runWorkload({
           const answer = await invoke(getPet, withKey(getPetRequest(String(petId)), key));
           if (answer.status !== 200) throw new Error(`getPet answered ${answer.status}: ${answer.text}`);
           const cache: CacheSpec = planned.hotPet
-            ? { key: 'the popular pet', ...petReadCache }
+            ? { key: POPULAR_PET_CACHE_KEY, ...petReadCache }
             : { key: 'any pet', ...petReadCache, keys: catalogueAfter(mix) };
           const responseBytes = bytesOf(answer);
           return { operation: planned.operation, count: 1, cache, responseBytes, entries: recorder.take() };

@@ -6,7 +6,7 @@ import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
 import { seededRandom } from '#local/dynamodb/seed-pets.ts';
-import { DEFAULT_MIX, busiestKeyShare } from '#bench/capacity/mix.ts';
+import { DEFAULT_MIX, POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
 import { missRatio } from '#bench/capacity/model.ts';
 import type { Sample } from '#bench/capacity/model.ts';
@@ -24,7 +24,9 @@ const sample: Sample = {
       responseBytes: 1000,
     }),
     ...Array.from({ length: 4 }, () => request('listPets', [queryIndex('STATUS#sold#1')])),
-    request('getPet', [getItem('PET#1')], { cache: { key: 'the popular pet', ttlSeconds: 60, copies: 10 } }),
+    request('getPet', [getItem('PET#1')], {
+      cache: { key: POPULAR_PET_CACHE_KEY, ttlSeconds: 60, copies: 10 },
+    }),
     request('getPet', [getItem('PET#1')]),
     request('getPet', [getItem('PET#2')]),
     request('createPet', [putPet('PET#3', 'STATUS#available#3')]),
