@@ -10,41 +10,8 @@ import { seedTable } from '#local/dynamodb/seed-pets.ts';
 import { explainStartError, readStartSettings } from '#local/settings.ts';
 import type { StartSettings } from '#local/settings.ts';
 import { tableCursorSecret } from '#local/dynamodb/cursor-secret.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
-import { leasedBlocks } from '#shared/store/id-allocator.ts';
-import {
-  COUNTER_PARTITION,
-  LEGACY_PET_SHARDS,
-  PET_SHARDS,
-  TABLE_KEY,
-  petLayoutItemKey,
-} from '#shared/store/table.ts';
-
-/** The id counter of the layout before pets were sharded: its pets are under keys no longer read. */
-const UNSHARDED_COUNTER = { [TABLE_KEY.partitionKey]: COUNTER_PARTITION, [TABLE_KEY.sortKey]: 'PET_ID' };
-const emptyIt = '(npm run reset -- <dir> for a data directory) or name another table.';
-
-/**
- * A table's pets stay in the shards they were written for: a table made for another count would
- * hand out ids already taken, so it is refused. A new table is marked with the count it gets.
- */
-async function checkLayout(table: TableGateway, tableName: string): Promise<void> {
-  if (await table.get(UNSHARDED_COUNTER))
-    throw new LocalSetupError(
-      `Table ${tableName} has the layout from before pets were sharded: empty it ${emptyIt}`,
-    );
-  const marked = await table.get(petLayoutItemKey);
-  const madeFor = marked
-    ? Number(marked.shards)
-    : (await leasedBlocks(table)) > 0
-      ? LEGACY_PET_SHARDS
-      : undefined;
-  if (madeFor === undefined) await table.putIfAbsent({ ...petLayoutItemKey, shards: PET_SHARDS });
-  else if (madeFor !== PET_SHARDS)
-    throw new LocalSetupError(
-      `Table ${tableName} holds pets in ${madeFor} shards and this version uses ${PET_SHARDS}: empty it ${emptyIt}`,
-    );
-}
+import { checkTableLayout } from '#local/dynamodb/table-layout.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
 
 async function openData(settings: StartSettings, log: (line: string) => void) {
   const dynamoDb = await openLocalDynamoDb(settings);
@@ -60,7 +27,7 @@ async function openData(settings: StartSettings, log: (line: string) => void) {
       given: settings.apiKey,
       keyFile: settings.dataDir && localApiKeyFile(settings.dataDir, dynamoDb.tableName),
     });
-    if (owned) await checkLayout(table, dynamoDb.tableName);
+    await checkTableLayout(dynamoDb, PET_SHARDS);
     await seedTable(table, settings.seed, log);
     return { dynamoDb, cursorSecret, apiKey };
   } catch (error) {

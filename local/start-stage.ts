@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { localApiKey, localApiKeyFile } from '#local/server/api-key.ts';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
+import { checkTableLayout } from '#local/dynamodb/table-layout.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
 import { givenStageAssembly, projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { startStageApi } from '#local/cloud-assembly/stage-api.ts';
 import { announce } from '#local/server/banner.ts';
@@ -53,10 +55,13 @@ const stageApi = await startStageApi({
   assembly,
   async openDynamoDb(tableName) {
     const dynamoDb = await openLocalDynamoDb({ ...settings, tableName });
-    if (dynamoDb.owned) return dynamoDb;
-    await dynamoDb.close();
     // The functions sign for the local IAM check, which AWS would not accept.
-    throw new Error('AWS_ENDPOINT_URL_DYNAMODB must name a local DynamoDB: the stage run checks IAM itself.');
+    const refusal = dynamoDb.owned
+      ? await checkTableLayout(dynamoDb, PET_SHARDS).catch((error: Error) => error)
+      : new Error('AWS_ENDPOINT_URL_DYNAMODB must name a local DynamoDB: the stage run checks IAM itself.');
+    if (!refusal) return dynamoDb;
+    await dynamoDb.close();
+    throw refusal;
   },
   log: (functionName, line) => console.log(`[${functionName}] ${line}`),
   instanceStarted: (functionName, pid) => console.log(`[${functionName}] cold start: instance pid ${pid}`),

@@ -54,15 +54,18 @@ export const keyName = (load: { index?: string; partition: string }) =>
   load.index ? `${load.index}: ${load.partition}` : load.partition;
 
 /**
- * Of requests asked `rate` times a second on one cache entry, the share that misses. A cycle starts
- * with a miss; the requests of the next `fill` seconds miss too; then the entry answers for `ttl`
- * seconds, and the first request after that starts the next cycle: (1 + r*fill) misses of
- * 1 + r*(fill + ttl) requests.
+ * Of requests asked `rate` times a second on one cache entry: the share that misses, and the share
+ * that stores an answer. A cycle starts with a miss; the requests of the next `fill` seconds miss
+ * too; then the entry answers for `ttl` seconds, and the first request after that starts the next
+ * cycle: (1 + r*fill) misses and one answer stored, of 1 + r*(fill + ttl) requests.
  */
-export function missRatio(rate: number, { ttlSeconds, keys = 1, copies = 1, fillSeconds = 0 }: CacheSpec) {
+function cacheCycle(rate: number, { ttlSeconds, keys = 1, copies = 1, fillSeconds = 0 }: CacheSpec) {
   const each = rate / keys / copies;
-  return (1 + each * fillSeconds) / (1 + each * (fillSeconds + ttlSeconds));
+  const requestsPerCycle = 1 + each * (fillSeconds + ttlSeconds);
+  return { missRatio: (1 + each * fillSeconds) / requestsPerCycle, storeRatio: 1 / requestsPerCycle };
 }
+
+export const missRatio = (rate: number, cache: CacheSpec) => cacheCycle(rate, cache).missRatio;
 
 /** Each cache key's requests a second when the sample runs at `rate`. */
 function cachedRates({ requests, size }: Sample, rate: number) {
@@ -73,24 +76,31 @@ function cachedRates({ requests, size }: Sample, rate: number) {
   return rates;
 }
 
+/** Each request's cache cycle when the sample runs at `rate`; no cache: every request misses. */
+function cacheCycles(sample: Sample, rate: number) {
+  const rates = cachedRates(sample, rate);
+  return (cache: CacheSpec | undefined) =>
+    cache ? cacheCycle(rates.get(cache.key) ?? 0, cache) : { missRatio: 1, storeRatio: 0 };
+}
+
 /** The share of each request's kind that gets past its cache when the sample runs at `rate`. */
 function missRatios(sample: Sample, rate: number) {
-  const rates = cachedRates(sample, rate);
-  return (cache: CacheSpec | undefined) => (cache ? missRatio(rates.get(cache.key) ?? 0, cache) : 1);
+  const cycles = cacheCycles(sample, rate);
+  return (cache: CacheSpec | undefined) => cycles(cache).missRatio;
 }
 
 /**
- * The bytes a cache holds at `rate`: each miss stores its response for the entry's TTL, so an entry
- * kind holds misses a second x TTL x its response's bytes.
+ * The bytes a cache holds at `rate`: an entry stores one answer a cycle and keeps it for its TTL, so
+ * an entry kind holds answers stored a second x TTL x its response's bytes.
  */
 export function cachedBytes(sample: Sample, rate: number, operation: string): number {
-  const missRatioOf = missRatios(sample, rate);
+  const cycles = cacheCycles(sample, rate);
   const perRequest = rate / sample.size;
   return sample.requests
     .filter((request) => request.operation === operation && request.cache)
     .reduce((sum, { cache, count, responseBytes = 0 }) => {
       if (!cache) return sum;
-      return sum + count * perRequest * missRatioOf(cache) * cache.ttlSeconds * responseBytes;
+      return sum + count * perRequest * cycles(cache).storeRatio * cache.ttlSeconds * responseBytes;
     }, 0);
 }
 

@@ -48,13 +48,8 @@ export const SPREAD_COUNTER_PARTITIONS = `${COUNTER_PARTITION}#*`;
 export const spreadPetIdCounterItemKey = (counter: number) =>
   tableKey(`${COUNTER_PARTITION}#${counter}`, 'PET_ID_BLOCKS');
 
-/**
- * The shard count a table's pets were laid out for, written when a local server first opens a table
- * it owns: the count is fixed with the table, and a table without this item but with an id counter
- * was made for LEGACY_PET_SHARDS.
- */
+/** The shard count a table's pets are laid out for, fixed with the table (local/dynamodb/table-layout.ts). */
 export const petLayoutItemKey = tableKey('LAYOUT', 'PETS');
-export const LEGACY_PET_SHARDS = 16;
 
 export const API_KEY_PARTITION = 'APIKEY';
 export const apiKeyItemKey = (keyHash: string) => tableKey(API_KEY_PARTITION, keyHash);

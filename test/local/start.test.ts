@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath as fileUrlToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
-import { LEGACY_PET_SHARDS, PET_SHARDS } from '#shared/store/table.ts';
+import { LEGACY_PET_SHARDS } from '#local/dynamodb/table-layout.ts';
+import { PET_SHARDS } from '#shared/store/table.ts';
 import { bannerUrl as baseUrl, killScripts, runScript } from '#test/support/process.ts';
 
 const start = (env: Record<string, string>) => runScript('local/start.ts', [], env);
