@@ -190,7 +190,7 @@ export function pathLimits(inputs: PathInputs): Limit[] {
     },
     {
       service: 'API Gateway',
-      name: 'stage cache size (entries held for their TTL)',
+      name: 'stage cache size (an answer a cycle, kept for its TTL)',
       unit: 'bytes',
       allows: Number(settings.listCache?.clusterSizeGb ?? 0) * 2 ** 30,
       loadAt: (rate) => cachedBytes(sample, rate, 'listPets'),
