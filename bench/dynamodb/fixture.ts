@@ -22,7 +22,7 @@ import { TLS_CERTIFICATE_FILE, startTlsFront } from '#bench/processes/tls-front.
  * Enough pets for full pages of every status in every shard (a page reads 21 items), and pages enough
  * that a walk crosses from shard to shard on fewer than 1 page in 10.
  */
-export const SEEDED_PETS = 4_000;
+export const SEEDED_PETS = 8_000;
 const TABLE_NAME = 'petstore-bench';
 
 export type Fixture = {
@@ -32,8 +32,8 @@ export type Fixture = {
   /** The functions in this process, on the table through the proxy. */
   functions: SourceFunctions;
   apiKey: string;
-  /** A pet that exists, for getPet. */
-  petId: number;
+  /** The seeded pets' ids, for getPet: each asked in turn, none twice in a row. */
+  petIds: number[];
   seededPets: number;
   close(): Promise<void>;
 };
@@ -46,14 +46,14 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
   const cursorSecret = randomBytes(32).toString('base64url');
   const functions = createSourceFunctions({ table: counted.table, cursorSecret });
   const { key: apiKey } = await createApiKeyStore(counted.table).issue('bench');
-  let petId = 0;
+  const petIds: number[] = [];
   for (let i = 0; i < seededPets; i++) {
     const status = PET_STATUSES[i % PET_STATUSES.length] ?? 'available';
     const created = await invoke(
       functions.createPet,
       createPetRequest({ name: `Pet ${i}`, categoryId: 1 + (i % 7), status }),
     );
-    petId ||= (created.json as Pet).id;
+    petIds.push((created.json as Pet).id);
   }
   return {
     // The baselines read the table's name the way the functions do.
@@ -69,7 +69,7 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
     proxy,
     functions,
     apiKey,
-    petId,
+    petIds,
     seededPets,
     close: async () => {
       await counted.close();

@@ -81,6 +81,7 @@ function usageCases(fixture: Fixture): UsageCase[] {
   const replayedKey = randomUUID();
   const firstWalkQuery = `limit=${WALK_PAGE_SIZE}`;
   let walkQuery = firstWalkQuery;
+  let getPets = 0;
   const withKey = (key: string): ProxyRequest =>
     createPetRequest(NEW_PET, { headers: [['Idempotency-Key', key]] });
   const http = (handler: typeof listPets, request: () => ProxyRequest) => async () =>
@@ -115,7 +116,8 @@ function usageCases(fixture: Fixture): UsageCase[] {
       operation: 'getPet',
       calls: 100,
       expectedStatus: 200,
-      call: http(getPet, () => getPetRequest(String(fixture.petId))),
+      // Each call another pet: one the function's cache of pets read has not seen yet.
+      call: http(getPet, () => getPetRequest(String(fixture.petIds[getPets++ % fixture.petIds.length]))),
     },
     // Enough calls that the counter's block lease (one UpdateItem per block of ids) is amortized, as it
     // is in a long-lived Lambda instance.

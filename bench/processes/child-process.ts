@@ -1,7 +1,7 @@
 // Starts bench/processes/invoke-child.mjs in a fresh Node (this same Node 24 binary, with no options, as the
 // stack sets no NODE_OPTIONS) and returns what it measured.
 import { fork } from 'node:child_process';
-import { subjectEvent } from '#bench/processes/events.ts';
+import { subjectEvents } from '#bench/processes/events.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
 import { bundlePath, measureEach } from '#bench/subjects.ts';
 import type { PerSubject, Subject, Variant } from '#bench/subjects.ts';
@@ -10,7 +10,8 @@ const CHILD = new URL('./invoke-child.mjs', import.meta.url);
 
 export type ChildRequest = {
   bundle: string;
-  event: unknown;
+  /** The invocations take these in turn: getPet asks for another pet each time, as at scale. */
+  events: unknown[];
   /** 200, 201, or 200 for an authorizer's Allow policy: anything else means a broken fixture. */
   expectedStatus: number;
   warmup: number;
@@ -32,13 +33,15 @@ export type ChildResult = {
 };
 
 function runChild(request: ChildRequest, env: NodeJS.ProcessEnv): Promise<ChildResult> {
-  const child = fork(CHILD, [JSON.stringify(request)], {
+  const child = fork(CHILD, [], {
     execPath: process.execPath,
     execArgv: [],
     env,
     // Metrics go to stdout on every invocation, as in Lambda: written, but not to the terminal.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  // Over the IPC channel, not the command line: getPet's requests are too many for one argument.
+  child.send(request);
   return new Promise((resolve, reject) => {
     let result: ChildResult | undefined;
     child.once('message', (message) => (result = message as ChildResult));
@@ -57,7 +60,7 @@ export type Loops = Pick<ChildRequest, 'warmup' | 'iterations'>;
 /** One fresh process: the subject's bundle, its request, and as many warm loops as asked. */
 const runBundle = (subject: Subject, variant: Variant, fixture: Fixture, loops: Loops) =>
   runChild(
-    { bundle: bundlePath(subject.name, variant), ...subjectEvent(subject.name, fixture), ...loops },
+    { bundle: bundlePath(subject.name, variant), ...subjectEvents(subject.name, fixture), ...loops },
     fixture.childEnv(subject.name),
   );
 

@@ -1,6 +1,7 @@
-// The request each subject is measured with, as Lambda receives it: a REST API proxy event after
-// the authorizer allowed it (built like the local server builds it), or the authorizer's TOKEN
-// event. The same request goes to the function and to its baseline.
+// The requests each subject is measured with, as Lambda receives them: REST API proxy events after
+// the authorizer allowed them (built like the local server builds them), or the authorizer's TOKEN
+// event. The same requests go to the function and to its baseline. getPet asks for each seeded pet
+// in turn: at scale nearly every getPet misses the function's cache of pets read, and reads DynamoDB.
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
 import { createPetRequest, getPetRequest, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';
@@ -17,18 +18,21 @@ export const tokenEvent = (apiKey: string): APIGatewayTokenAuthorizerEvent => ({
   methodArn: 'arn:aws:execute-api:us-east-1:123456789012:bench/v1/GET/pets',
 });
 
-export function subjectEvent(
+export function subjectEvents(
   subject: SubjectName,
   fixture: Fixture,
-): { event: unknown; expectedStatus: number } {
+): { events: unknown[]; expectedStatus: number } {
   switch (subject) {
     case 'listPets':
-      return { event: toProxyEvent(listPetsRequest(LIST_QUERY)), expectedStatus: 200 };
+      return { events: [toProxyEvent(listPetsRequest(LIST_QUERY))], expectedStatus: 200 };
     case 'getPet':
-      return { event: toProxyEvent(getPetRequest(String(fixture.petId))), expectedStatus: 200 };
+      return {
+        events: fixture.petIds.map((petId) => toProxyEvent(getPetRequest(String(petId)))),
+        expectedStatus: 200,
+      };
     case 'createPet':
-      return { event: toProxyEvent(createPetRequest(NEW_PET)), expectedStatus: 201 };
+      return { events: [toProxyEvent(createPetRequest(NEW_PET))], expectedStatus: 201 };
     case 'authorizer':
-      return { event: tokenEvent(fixture.apiKey), expectedStatus: 200 };
+      return { events: [tokenEvent(fixture.apiKey)], expectedStatus: 200 };
   }
 }

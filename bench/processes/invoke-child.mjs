@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 
-const request = JSON.parse(process.argv[2] ?? '');
+/** What to load and invoke (a ChildRequest), the parent's first message: before any clock starts. */
+const request = await new Promise((resolve) => process.once('message', resolve));
 
 /** What the handlers read of Lambda's context (middy's early timeout, the logger's fields). */
 const lambdaContext = () => ({
@@ -19,8 +20,9 @@ const lambdaContext = () => ({
   getRemainingTimeInMillis: () => 10_000,
 });
 
-// A handler may rewrite the event it is given: each invocation gets its own copy.
-const freshEvent = () => JSON.parse(JSON.stringify(request.event));
+// A handler may rewrite the event it is given: each invocation gets its own copy, of the events in turn.
+let invocations = 0;
+const freshEvent = () => JSON.parse(JSON.stringify(request.events[invocations++ % request.events.length]));
 const cpuMs = ({ user, system }) => (user + system) / 1_000;
 
 const unexpectedStatuses = [];
