@@ -11,7 +11,6 @@ import {
   PARTITION_LIMITS,
   cachedBytes,
   loadAt,
-  missRatio,
   missShare,
   operationSample,
   partitionShare,
@@ -19,7 +18,6 @@ import {
 import type { Sample } from '#bench/capacity/model.ts';
 import { QUOTA_PLAN, bucketDemand } from '#bench/capacity/quotas.ts';
 import type { Limit } from '#bench/capacity/quotas.ts';
-import { chargesOf } from '#bench/capacity/units.ts';
 
 const SOURCES = {
   apiGatewayQuotas: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
@@ -64,7 +62,6 @@ export type PathInputs = {
   mix: Mix;
   settings: StageSettings;
   durationsMs: FunctionDurations;
-  petShards: number;
 };
 
 /** What reaches each function, and how many instances it keeps busy, at `rate`. */
@@ -88,7 +85,6 @@ export function functionLoads({ sample, mix, durationsMs }: PathInputs, rate: nu
   const sum = (values: Record<string, number>) =>
     Object.values(values).reduce((total, value) => total + value, 0);
   return {
-    rateOf,
     invocations,
     concurrency,
     totalInvocations: sum(invocations),
@@ -110,14 +106,9 @@ export function tableLoads(sample: Sample, rate: number) {
 }
 
 /** The popular pet's read units a second at `rate`: what its one item serves, past getPet's cache. */
-function popularPetReads(sample: Sample, rate: number): number {
-  const perRequest = rate / sample.size;
-  const hot = sample.requests.filter((request) => request.cache?.key === POPULAR_PET_CACHE_KEY);
-  const hotRate = hot.reduce((sum, request) => sum + request.count * perRequest, 0);
-  return hot.reduce((sum, request) => {
-    const units = request.entries.flatMap(chargesOf).reduce((total, charge) => total + charge.readUnits, 0);
-    return sum + request.count * perRequest * (request.cache ? missRatio(hotRate, request.cache) : 1) * units;
-  }, 0);
+function popularPetReads({ requests, size }: Sample, rate: number): number {
+  const popular = requests.filter((request) => request.cache?.key === POPULAR_PET_CACHE_KEY);
+  return loadAt({ requests: popular, size }, rate).reduce((sum, key) => sum + key.readUnits, 0);
 }
 
 /** Every limit on the path of the mix through production's stage, with production's settings. */
@@ -125,8 +116,12 @@ export function pathLimits(inputs: PathInputs): Limit[] {
   const { sample, mix, settings } = inputs;
   const loads = (rate: number) => functionLoads(inputs, rate);
   const busiestKey = busiestKeyShare(mix);
-  const busiestMethod = (rate: number) =>
-    Math.max(loads(rate).rateOf('listPets'), loads(rate).rateOf('getPet'), loads(rate).rateOf('createPet'));
+  const busiestShare = Math.max(
+    ...['listPets', 'getPet', 'createPet'].map(
+      (operation) => operationSample(sample, operation).size / sample.size,
+    ),
+  );
+  const busiestMethod = (rate: number) => rate * busiestShare;
   const tables = (rate: number) => tableLoads(sample, rate);
   const warm = settings.warmThroughput;
   const limits: Limit[] = [

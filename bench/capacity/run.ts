@@ -86,7 +86,7 @@ const found = findings(
   },
   workload.queriesPerPage,
 );
-const path = { sample: workload.sample, mix, settings: production, durationsMs, petShards };
+const path = { sample: workload.sample, mix, settings: production, durationsMs };
 const limits = checkLimits(pathLimits(path), found.target.rate);
 const first = limits.reduce((lowest, limit) => (limit.ceiling < lowest.ceiling ? limit : lowest));
 found.catalogue = { pets: catalogueAfter(mix), hours: mix.catalogueHours };

@@ -47,7 +47,6 @@ const inputs: PathInputs = {
   mix: { ...mix, create: { ...mix.create, idempotencyKey: 0.5 } },
   settings,
   durationsMs: { listPets: 10, getPet: 5, createPet: 8, createPetIdempotent: 16, authorizer: 4 },
-  petShards: 4,
 };
 const RATE = 1_000;
 const found = checkLimits(pathLimits(inputs), RATE);
