@@ -10,10 +10,7 @@ export type ListPetsDependencies = { pets: PetStore; cursors: Cursors; observabi
 
 export const createListPetsHandler = ({ pets, cursors, observability }: ListPetsDependencies) =>
   httpEndpoint({ request: { query: ListPetsQuery }, observability }, async ({ query }) => {
-    const page = await pets.list({
-      limit: query.limit,
-      status: query.status,
-      after: cursors.openCursor(query),
-    });
+    const { limit, cursor, ...filter } = query;
+    const page = await pets.list({ limit, filter, after: cursors.openCursor(query) });
     return ok(page.pets, cursors.nextPageHeaders(query, page.next));
   });

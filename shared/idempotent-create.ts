@@ -8,6 +8,7 @@ import { stringifyJson } from '#shared/json.ts';
 import type { Logger } from '#shared/observability.ts';
 import type { NewPet, Pet } from '#shared/schemas.ts';
 import type { IdempotencyRecords, RecordKey } from '#shared/store/idempotency-records.ts';
+import { isPetOf } from '#shared/store/pet-item.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
 import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { idempotencyItemKey } from '#shared/store/table.ts';
@@ -41,9 +42,6 @@ const inProgress = () =>
 const usedWithAnotherBody = () =>
   new ApiError('idempotency_conflict', 'Idempotency-Key: was used with a different body', { status: 422 });
 
-const samePet = (stored: Pet | undefined, newPet: NewPet) =>
-  stored?.name === newPet.name && stored.categoryId === newPet.categoryId && stored.status === newPet.status;
-
 type WriteOptions = {
   /** The id was fixed by a request that died: the pet it may have written there is this one. */
   mayBeWritten?: boolean;
@@ -63,7 +61,7 @@ async function writePet(
     const pet = { id, ...newPet };
     const result = await pets.insert(pet);
     if (result.inserted) return pet;
-    if (mayBeWritten && id === firstId && samePet(result.occupant, newPet)) return pet;
+    if (mayBeWritten && id === firstId && isPetOf(result.occupant, newPet)) return pet;
     if (taken === MAX_TAKEN_IDS)
       throw new Error(`${taken + 1} pet ids in a row were taken: the id counter is behind`);
     const nextId = await pets.reserveId();

@@ -84,6 +84,11 @@ export type Pet = z.infer<typeof Pet>;
 const decimalInteger = /^[1-9][0-9]*$/;
 
 const pageSizeRule = `must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`;
+/**
+ * listPets' query: the page size, the filters, the cursor. Every field but `cursor` is repeated on the
+ * next page's Link and every filter binds the cursor (shared/http/pagination.ts); each filter needs
+ * its index (LIST_FILTERS in shared/store/table.ts, which the type checker holds to this list).
+ */
 export const ListPetsQuery = /* @__PURE__ */ pureSchema(() =>
   z.object({
     limit: z._default(
@@ -97,6 +102,9 @@ export const ListPetsQuery = /* @__PURE__ */ pureSchema(() =>
   }),
 );
 export type ListPetsQuery = z.output<typeof ListPetsQuery>;
+/** The query's fields that are not a filter: the page size and the position. */
+export const LIST_PAGE_FIELDS = ['limit', 'cursor'] as const;
+export type ListFilters = Omit<ListPetsQuery, (typeof LIST_PAGE_FIELDS)[number]>;
 
 export const GetPetPath = /* @__PURE__ */ pureSchema(() =>
   z.object({

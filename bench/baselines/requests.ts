@@ -12,12 +12,12 @@ import type {
 import type { PetStatus } from '#shared/schemas.ts';
 import {
   IF_ABSENT,
+  LIST_FILTERS,
   STATUS_INDEX,
   apiKeyItemKey,
   idSortKey,
+  petIndexKeys,
   petItemKey,
-  petStatusIndexKey,
-  statusPartition,
 } from '#shared/store/table.ts';
 
 const tableName = () => process.env.PETSTORE_TABLE_NAME;
@@ -32,7 +32,7 @@ export const listPetsQuery = (event: APIGatewayProxyEvent): QueryInput => ({
   IndexName: STATUS_INDEX.name,
   KeyConditionExpression: `${STATUS_INDEX.partitionKey} = :partition AND ${STATUS_INDEX.sortKey} > :after`,
   ExpressionAttributeValues: {
-    ':partition': { S: statusPartition(event.queryStringParameters?.status as PetStatus, 0) },
+    ':partition': { S: LIST_FILTERS.status.partition(event.queryStringParameters?.status as PetStatus, 0) },
     ':after': { S: idSortKey(0) },
   },
   // The default page of 20, plus the one item that tells whether a next page exists.
@@ -57,7 +57,7 @@ export function createPetWrite(event: APIGatewayProxyEvent): { input: PutItemInp
   const input = {
     TableName: tableName(),
     Item: {
-      ...stringAttributes({ ...petItemKey(id), ...petStatusIndexKey(id, status) }),
+      ...stringAttributes({ ...petItemKey(id), ...petIndexKeys({ id, name, categoryId, status }) }),
       type: { S: 'pet' },
       id: { N: String(id) },
       name: { S: name },

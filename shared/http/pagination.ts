@@ -5,8 +5,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '#shared/api-error.ts';
 import { BASE_PATH } from '#shared/http/routes.ts';
-import type { ListPetsQuery } from '#shared/schemas.ts';
+import type { ListFilters, ListPetsQuery } from '#shared/schemas.ts';
 import type { PagePosition } from '#shared/store/pet-store.ts';
+import { LIST_FILTER_NAMES } from '#shared/store/table.ts';
 
 /**
  * A shorter secret would make cursors forgeable: the composition roots that read one from their
@@ -17,22 +18,34 @@ export const CURSOR_SECRET_MIN_LENGTH = 32;
 const VERSION = '2';
 const NO_FILTER = '*';
 
-const filterOf = (query: Pick<ListPetsQuery, 'status'>) => query.status ?? NO_FILTER;
+/**
+ * The filters a cursor is bound to, in LIST_FILTERS' order, `*` where absent: the status alone is
+ * `available` or `*`, as before a second filter existed; the absent filters at the end are left out,
+ * so that a filter added later keeps the cursors issued before it valid.
+ */
+function filterOf(query: ListFilters): string {
+  const values = LIST_FILTER_NAMES.map((name) => {
+    const value = query[name];
+    return value === undefined ? NO_FILTER : encodeURIComponent(String(value));
+  });
+  while (values.length > 1 && values.at(-1) === NO_FILTER) values.pop();
+  return values.join(',');
+}
 const invalidCursor = () =>
-  new ApiError('validation_error', 'cursor: is not a cursor this service issued for this status filter');
+  new ApiError('validation_error', 'cursor: is not a cursor this service issued for these filters');
 
 export type Cursors = ReturnType<typeof createCursors>;
 
 export function createCursors(secret: string) {
   const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
 
-  function sealCursor({ shard, afterId }: PagePosition, query: Pick<ListPetsQuery, 'status'>): string {
+  function sealCursor({ shard, afterId }: PagePosition, query: ListFilters): string {
     const payload = [VERSION, filterOf(query), shard, afterId].join(':');
     return `${Buffer.from(payload).toString('base64url')}.${mac(payload).toString('base64url')}`;
   }
 
   /** The position a cursor continues from; 400 for any cursor this service did not issue for this filter. */
-  function openCursor(query: Pick<ListPetsQuery, 'status' | 'cursor'>): PagePosition | undefined {
+  function openCursor(query: ListFilters & Pick<ListPetsQuery, 'cursor'>): PagePosition | undefined {
     if (query.cursor === undefined) return undefined;
     const [encodedPayload = '', encodedMac = '', ...rest] = query.cursor.split('.');
     const payload = Buffer.from(encodedPayload, 'base64url').toString();
@@ -59,11 +72,15 @@ export function createCursors(secret: string) {
     return position;
   }
 
-  /** The RFC 8288 `Link` header to the next page, repeating limit and status; none on the last page. */
+  /**
+   * The RFC 8288 `Link` header to the next page, repeating every field of the query but the cursor (the
+   * page size and each filter given); none on the last page.
+   */
   function nextPageHeaders(query: ListPetsQuery, next: PagePosition | undefined): Record<string, string> {
     if (next === undefined) return {};
-    const link = new URLSearchParams({ limit: String(query.limit) });
-    if (query.status) link.set('status', query.status);
+    const link = new URLSearchParams();
+    for (const [name, value] of Object.entries(query))
+      if (name !== 'cursor' && value !== undefined) link.set(name, String(value));
     link.set('cursor', sealCursor(next, query));
     return { Link: `<${BASE_PATH}/pets?${link}>; rel="next"` };
   }

@@ -1,17 +1,37 @@
 // PetStore on the single table: pets sharded by id range (table.ts), each shard a partition ordered
-// by id, and again in its status partition of the byStatus GSI. get is one GetItem on the key the id
-// gives; list walks the shards in order, reading limit + 1 items: one Query, a second where the page
-// reaches the next shard, and stops before shards no block of ids has reached (see list).
+// by id, and again in a partition of each filter's index (LIST_FILTERS). get is one GetItem on the key
+// the id gives; list walks the shards in order, reading limit + 1 items: one Query, a second where the
+// page reaches the next shard, and stops before shards no block of ids has reached (see list).
 import { PET_ID_MAX } from '#shared/schemas.ts';
-import type { Pet } from '#shared/schemas.ts';
+import type { ListFilters, Pet } from '#shared/schemas.ts';
 import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
 import { createIdAllocator, leasedBlocks } from '#shared/store/id-allocator.ts';
 import type { InsertResult, PetPage, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
 import { toPet, toPetItem } from '#shared/store/pet-item.ts';
-import { PET_SHARDS, idSortKey, petItemKey, petPartition, statusPartition } from '#shared/store/table.ts';
+import {
+  LIST_FILTERS,
+  LIST_FILTER_NAMES,
+  PET_SHARDS,
+  idSortKey,
+  petItemKey,
+  petPartition,
+} from '#shared/store/table.ts';
+import type { ListFilterName } from '#shared/store/table.ts';
 
 /** Another tool may have written anything under a pet's key; only a pet item reads as a pet. */
 const asPet = (item: Item | undefined) => (item?.type === 'pet' ? toPet(item) : undefined);
+
+/** Where a walk reads each shard: the pets' own partition, or the filter's index partition. */
+function partitionsOf(filter: ListFilters) {
+  const given = LIST_FILTER_NAMES.filter((name) => filter[name] !== undefined);
+  if (given.length > 1)
+    throw new Error(`listPets reads one index: ListPetsQuery must refuse ${given.join(' with ')}`);
+  const [name] = given as [ListFilterName?];
+  if (name === undefined) return { partition: petPartition, index: undefined };
+  const { index, partition } = LIST_FILTERS[name];
+  const value = filter[name] as NonNullable<ListFilters[typeof name]>;
+  return { partition: (shard: number) => partition(value, shard), index };
+}
 
 export type PetStoreOptions = {
   /** The shards the table's pets are spread over: a setting of the stage, fixed when the table is made. */
@@ -61,7 +81,12 @@ export function createDynamoDbPetStore(
    * it crosses into a shard with pets. On a young table the counter comes first instead, as there the
    * walk mostly ends before the last shard.
    */
-  async function list({ limit, status, after = { shard: 0, afterId: 0 } }: PetPageRequest): Promise<PetPage> {
+  async function list({
+    limit,
+    filter = {},
+    after = { shard: 0, afterId: 0 },
+  }: PetPageRequest): Promise<PetPage> {
+    const { partition, index } = partitionsOf(filter);
     const found: { item: Item; shard: number }[] = [];
     let counterRead = false;
     const unproven = async (shard: number) => {
@@ -73,8 +98,8 @@ export function createDynamoDbPetStore(
     for (let shard = after.shard; shard < shards && found.length <= limit; shard++) {
       if (endsEarly && (await unproven(shard))) break;
       const items = await table.query({
-        partition: status ? statusPartition(status, shard) : petPartition(shard),
-        onStatusIndex: status !== undefined,
+        partition: partition(shard),
+        index,
         // Ids grow from shard to shard: every pet of a later shard comes after the position's id too.
         afterSortKey: idSortKey(after.afterId),
         limit: limit + 1 - found.length,

@@ -12,7 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
-import { IF_ABSENT, STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import { IF_ABSENT, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import type { SecondaryIndex } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS } from '#shared/timeouts.ts';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -92,10 +93,10 @@ export type ItemChanges = {
   expected?: Item;
 };
 
-/** Items of one partition, in sort key order, on the table or its status index. */
+/** Items of one partition, in sort key order, on the table or one of its secondary indexes. */
 export type PartitionQuery = {
   partition: string;
-  onStatusIndex?: boolean;
+  index?: SecondaryIndex | undefined;
   /** Only items whose sort key is greater. */
   afterSortKey?: string;
   /** At most this many items; every item of the partition when absent. */
@@ -185,15 +186,15 @@ export function createTableGateway({
     },
 
     /** One Query in practice: the loop only follows DynamoDB's 1 MB page cut. */
-    async query({ partition, onStatusIndex = false, afterSortKey, limit }: PartitionQuery): Promise<Item[]> {
-      const { partitionKey, sortKey } = onStatusIndex ? STATUS_INDEX : TABLE_KEY;
+    async query({ partition, index, afterSortKey, limit }: PartitionQuery): Promise<Item[]> {
+      const { partitionKey, sortKey } = index ?? TABLE_KEY;
       const items: Item[] = [];
       let startKey: Item | undefined;
       do {
         const command = new QueryCommand({
           TableName: tableName,
-          // The status index can only be read eventually consistent.
-          ...(onStatusIndex ? { IndexName: STATUS_INDEX.name } : { ConsistentRead: true }),
+          // A global secondary index can only be read eventually consistent.
+          ...(index ? { IndexName: index.name } : { ConsistentRead: true }),
           KeyConditionExpression:
             afterSortKey === undefined
               ? '#partition = :partition'

@@ -1,12 +1,13 @@
 // What the handlers need from storage, independent of DynamoDB.
-import type { Pet, PetStatus } from '#shared/schemas.ts';
+import type { ListFilters, Pet } from '#shared/schemas.ts';
 
 /** Where a walk goes on: the shard to read next, and the last id listed before it. */
 export type PagePosition = { shard: number; afterId: number };
 
 export type PetPageRequest = {
   limit: number;
-  status?: PetStatus | undefined;
+  /** Only pets with these values (listPets' filters); every pet when empty. */
+  filter?: ListFilters | undefined;
   /** Only pets after this position are listed (the position a cursor carries); the start when absent. */
   after?: PagePosition | undefined;
 };

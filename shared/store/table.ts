@@ -1,12 +1,17 @@
-// The single-table layout: generic key attributes, one GSI on status, a TTL attribute, pets sharded
-// by id range. Every item type's keys are built here, so that the code that reads, writes or guards
-// the table agrees on them.
-import type { PetStatus } from '#shared/schemas.ts';
+// The single-table layout: generic key attributes, one GSI per list filter, a TTL attribute, pets
+// sharded by id range. Every item type's keys are built here, so that the code that reads, writes or
+// guards the table agrees on them.
+import type { ListFilters, Pet } from '#shared/schemas.ts';
 
 export const TABLE_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;
 /** The condition of every write that must never replace an item. */
 export const IF_ABSENT = `attribute_not_exists(${TABLE_KEY.partitionKey})`;
-export const STATUS_INDEX = { name: 'byStatus', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
+export type SecondaryIndex = { name: string; partitionKey: string; sortKey: string };
+export const STATUS_INDEX = {
+  name: 'byStatus',
+  partitionKey: 'gsi1pk',
+  sortKey: 'gsi1sk',
+} as const satisfies SecondaryIndex;
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 const tableKey = (partition: string, sort: string) => ({
@@ -34,11 +39,40 @@ const PET_PARTITION_PREFIX = 'PET#';
 export const PET_PARTITIONS = `${PET_PARTITION_PREFIX}*`;
 export const petPartition = (shard: number) => `${PET_PARTITION_PREFIX}${shard}`;
 export const petItemKey = (id: number) => tableKey(petPartition(petShardOf(id)), idSortKey(id));
-export const statusPartition = (status: PetStatus, shard: number) => `STATUS#${status}#${shard}`;
-export const petStatusIndexKey = (id: number, status: PetStatus) => ({
-  [STATUS_INDEX.partitionKey]: statusPartition(status, petShardOf(id)),
-  [STATUS_INDEX.sortKey]: idSortKey(id),
-});
+
+/** How listPets reads one filter: the index, and the partition of a value's pets in a shard. */
+type ListFilter<Value> = { index: SecondaryIndex; partition: (value: Value, shard: number) => string };
+
+/**
+ * Each filter of listPets' query (shared/schemas.ts) with the index that lists its pets in id order.
+ * The type checker holds this record to the query's filters, and each filter to a field of Pet: a pet
+ * carries an index's keys for each filter it has a value of (petIndexKeys).
+ */
+export const LIST_FILTERS: {
+  [Name in keyof ListFilters]-?: Name extends keyof Pet ? ListFilter<NonNullable<Pet[Name]>> : never;
+} = {
+  status: { index: STATUS_INDEX, partition: (status, shard) => `STATUS#${status}#${shard}` },
+};
+export type ListFilterName = keyof typeof LIST_FILTERS;
+export const LIST_FILTER_NAMES = Object.keys(LIST_FILTERS) as ListFilterName[];
+
+/** The table's secondary indexes: the table construct, the local setup, IAM and the alarms read it. */
+export const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
+  ...new Set(LIST_FILTER_NAMES.map((name) => LIST_FILTERS[name].index)),
+];
+
+/** The index keys of each filter the pet has a value of. */
+export function petIndexKeys(pet: Pet): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const name of LIST_FILTER_NAMES) {
+    const value = pet[name];
+    if (value === undefined) continue;
+    const { index, partition } = LIST_FILTERS[name];
+    keys[index.partitionKey] = partition(value, petShardOf(pet.id));
+    keys[index.sortKey] = idSortKey(pet.id);
+  }
+  return keys;
+}
 
 export const COUNTER_PARTITION = 'COUNTER';
 /** Counts the blocks of pet ids a young table leased (see id-allocator.ts). */

@@ -46,7 +46,7 @@ describe("the store's requests, as recorded", () => {
     ]);
 
     await pets.get(BigInt(id));
-    await pets.list({ limit: 5, status: 'sold' });
+    await pets.list({ limit: 5, filter: { status: 'sold' } });
     const [get, query] = recorder.take();
     // A pet once written reads eventually consistent: it never changes.
     expect(get).toMatchObject({ operation: 'GetItem', partition: insert?.partition, consistent: false });

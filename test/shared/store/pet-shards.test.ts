@@ -88,14 +88,14 @@ describe('a walk over every page', () => {
   test.each([undefined, ...PET_STATUSES])(
     'status %s: each pet once, in id order, the same twice',
     async (status) => {
-      const pages = await walk({ limit: LIMIT, status });
+      const pages = await walk({ limit: LIMIT, filter: { status } });
       const ids = pages.flatMap((page) => page.ids);
       const expected = writtenKeys.filter((key) => !status || key.status === status).length;
       expect(ids).toHaveLength(expected);
       expect(new Set(ids).size).toBe(expected);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(pages.slice(0, -1).every((page) => page.ids.length === LIMIT)).toBe(true);
-      expect(await walk({ limit: LIMIT, status })).toEqual(pages);
+      expect(await walk({ limit: LIMIT, filter: { status } })).toEqual(pages);
     },
   );
 
