@@ -3,20 +3,20 @@
 // the same way). Two references stand beside them, measured but not targeted: the baseline as CDK's
 // NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
 import { fileURLToPath } from 'node:url';
-import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;
 
-export type SubjectName = PetstoreFunctionName;
+export type SubjectName = FunctionName;
 export type Variant = 'function' | 'baseline' | 'cdkDefault' | 'floor';
 /** The order each subject's processes run in, one after the other: A B A B ... */
 export const VARIANTS: Variant[] = ['function', 'baseline', 'cdkDefault', 'floor'];
 
 export type Subject = {
   name: SubjectName;
-  /** Relative to the project root, as the function's own entry is (lib/functions/petstore-functions.ts). */
+  /** Relative to the project root, as the function's own entry is (functions/manifests.ts). */
   baselineEntry: string;
   floorEntry: string;
 };
@@ -38,7 +38,7 @@ export const SUBJECTS: Subject[] = [
 export function entryOf(subject: Subject, variant: Variant): string {
   switch (variant) {
     case 'function':
-      return PETSTORE_FUNCTIONS[subject.name].entry;
+      return FUNCTION_MANIFESTS[subject.name].entry;
     case 'baseline':
     case 'cdkDefault':
       return subject.baselineEntry;

@@ -4,7 +4,7 @@ import { createGetPetHandler } from '#functions/get-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { withPetReadCache } from '#shared/store/pet-read-cache.ts';
 
-const { table, observability } = fromLambdaEnvironment();
+const { table, observability } = fromLambdaEnvironment('getPet');
 
 export const handler = createGetPetHandler({
   pets: withPetReadCache(createDynamoDbPetStore(table)),

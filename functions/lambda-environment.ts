@@ -1,14 +1,13 @@
-// What each function's environment holds, said once: the stack writes it from the stage's values,
-// the bench gives its processes the same, and each composition root reads its part at cold start
-// through the readers below. A missing or bad setting fails there, before any request.
+// What each function's environment holds, said once: the stack writes the settings its manifest names
+// from the stage's values, the bench gives its processes the same, and each composition root reads
+// them at cold start (fromLambdaEnvironment). A missing or bad setting fails there, before any request.
+import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
-import type { OperationId } from '#shared/http/routes.ts';
+import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
 import { MAX_PET_SHARDS } from '#shared/store/table.ts';
-
-/** A route's operationId, or the TOKEN authorizer. */
-export type PetstoreFunctionName = OperationId | 'authorizer';
 
 /** Each setting a function can be given, by the environment variable that carries it. */
 export const LAMBDA_VARIABLES = {
@@ -20,29 +19,40 @@ export const LAMBDA_VARIABLES = {
 } as const;
 export type LambdaSetting = keyof typeof LAMBDA_VARIABLES;
 
-/** The settings each function reads, and no others. */
-export const FUNCTION_SETTINGS = {
-  listPets: ['tableName', 'cursorSecret', 'petShards'],
-  createPet: ['tableName', 'petShards'],
-  getPet: ['tableName'],
-  authorizer: ['tableName'],
-} as const satisfies Record<PetstoreFunctionName, readonly LambdaSetting[]>;
-
 /** A function's environment from the stage's values (CloudFormation tokens, in the stack). */
 export function lambdaEnvironment(
-  name: PetstoreFunctionName,
+  name: FunctionName,
   values: Record<LambdaSetting, string>,
 ): Record<string, string> {
   return Object.fromEntries(
-    FUNCTION_SETTINGS[name].map((setting) => [LAMBDA_VARIABLES[setting], values[setting]]),
+    FUNCTION_MANIFESTS[name].settings.map((setting) => [LAMBDA_VARIABLES[setting], values[setting]]),
   );
 }
 
-/** The table gateway on the function's table (one DynamoDB client per process), its logs and metrics. */
-export function fromLambdaEnvironment() {
+/** How each setting is read and checked. */
+const SETTING_READERS = {
+  tableName: () => requireEnv(LAMBDA_VARIABLES.tableName),
+  cursorSecret: () => requireEnv(LAMBDA_VARIABLES.cursorSecret, { minLength: CURSOR_SECRET_MIN_LENGTH }),
+  petShards: () => petShardsFromEnvironment(),
+} satisfies Record<LambdaSetting, () => unknown>;
+
+type Manifests = typeof FUNCTION_MANIFESTS;
+type SettingsOf<Name extends FunctionName> = {
+  [Setting in Manifests[Name]['settings'][number]]: ReturnType<(typeof SETTING_READERS)[Setting]>;
+};
+
+/**
+ * The settings the function's manifest names, each read and checked; the table gateway on its table
+ * (one DynamoDB client per process), its logs and metrics.
+ */
+export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
+  const settings = Object.fromEntries(
+    FUNCTION_MANIFESTS[name].settings.map((setting) => [setting, SETTING_READERS[setting]()]),
+  ) as SettingsOf<Name>;
   return {
+    settings,
     table: createTableGateway({
-      tableName: requireEnv(LAMBDA_VARIABLES.tableName),
+      tableName: SETTING_READERS.tableName(),
       documentClient: createDocumentClient(),
     }),
     observability: createObservability(),

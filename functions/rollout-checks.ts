@@ -1,8 +1,9 @@
-// What a new version of each function must answer before CodeDeploy lets traffic reach it: a few
-// requests whose right answers are known whatever the table holds, and nothing written. A version
-// that fails one is stopped and rolled back with no client having seen it, where the alarms only
-// notice a bad version after clients got its answers (a 401 for every key raises no alarm at all).
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+// What a new version of each function must answer before CodeDeploy lets traffic reach it: the
+// requests of its manifest (functions/manifests.ts), or the authorizer's hook key probes, and nothing
+// written. A version that fails one is rolled back with no client having seen it, where the alarms
+// only notice a bad version after clients got its answers (a 401 for every key raises no alarm).
+import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
+import type { FunctionManifest, FunctionName, RolloutRequest } from '#functions/manifests.ts';
 
 /** What invoking the version gave back: its error, as Lambda reports one, or its result. */
 export type Invocation = { functionError?: string | undefined; payload: unknown };
@@ -15,20 +16,10 @@ export type Probe = {
   judge(answer: Invocation): string | undefined;
 };
 
-/** A pet id no pet will reach: ids are assigned upward from 1. */
-const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
 const METHOD_ARN = 'arn:aws:execute-api:us-east-1:000000000000:rollout-check/v1/GET/pets';
 
-type Request = {
-  method: string;
-  resource: string;
-  path: string;
-  query?: Record<string, string>;
-  body?: string;
-};
-
 /** A REST API proxy event as API Gateway sends it once the authorizer allowed the request. */
-function proxyEvent({ method, resource, path, query, body }: Request) {
+function proxyEvent({ method, resource, path, query, body }: RolloutRequest) {
   const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
   const pathParameters = /\{petId\}/.test(resource) ? { petId: path.split('/').at(-1) ?? '' } : null;
   return {
@@ -63,8 +54,11 @@ function failure({ functionError, payload }: Invocation): string | undefined {
   return `the function failed (${functionError}): ${errorType ?? 'Error'}: ${errorMessage ?? ''}`;
 }
 
-/** The HTTP answer must have this status and a body that `bodyIsRight` accepts. */
-function httpAnswer(status: number, expected: string, bodyIsRight: (body: unknown) => boolean) {
+/** The HTTP answer must have the status and the body the request names. */
+function httpAnswer({ answer: { status, body: expectedBody } }: RolloutRequest) {
+  const expected = expectedBody === 'an array' ? 'a JSON array' : `a ${expectedBody.code} Error`;
+  const bodyIsRight = (body: unknown) =>
+    expectedBody === 'an array' ? Array.isArray(body) : isErrorObject(body, expectedBody.code, status);
   return (answer: Invocation) => {
     const failed = failure(answer);
     if (failed) return failed;
@@ -80,10 +74,10 @@ function httpAnswer(status: number, expected: string, bodyIsRight: (body: unknow
   };
 }
 
-const errorObject = (code: string, status: number) => (body: unknown) => {
-  const error = body as { code?: unknown; status?: unknown };
-  return error.code === code && error.status === status;
-};
+function isErrorObject(body: unknown, code: string, status: number) {
+  const error = body as { code?: unknown; status?: unknown } | undefined;
+  return error?.code === code && error.status === status;
+}
 
 /** A TOKEN authorizer event for `Authorization: Bearer <key>`. */
 const tokenEvent = (key: string) => ({
@@ -93,69 +87,40 @@ const tokenEvent = (key: string) => ({
 });
 
 /** The requests each function's new version must answer rightly; the authorizer's need the hook key. */
-export function rolloutProbes(name: PetstoreFunctionName, { hookKey }: { hookKey?: string }): Probe[] {
-  switch (name) {
-    case 'authorizer': {
-      if (!hookKey) throw new Error('The authorizer check needs the hook key (PETSTORE_ROLLOUT_HOOK_KEY).');
-      return [
-        {
-          what: 'the hook key',
-          event: tokenEvent(hookKey),
-          judge(answer) {
-            const failed = failure(answer);
-            if (failed) return `refused the hook key: ${failed}`;
-            const { policyDocument } = (answer.payload ?? {}) as {
-              policyDocument?: { Statement?: { Effect?: string }[] };
-            };
-            const effects = policyDocument?.Statement?.map((statement) => statement.Effect) ?? [];
-            return effects.length > 0 && effects.every((effect) => effect === 'Allow')
-              ? undefined
-              : `expected an Allow policy for the hook key, got ${JSON.stringify(answer.payload).slice(0, 200)}`;
-          },
-        },
-        {
-          what: 'an unknown key',
-          event: tokenEvent(`${hookKey}-unknown`),
-          judge: ({ functionError, payload }) =>
-            functionError && (payload as { errorMessage?: unknown } | null)?.errorMessage === 'Unauthorized'
-              ? undefined
-              : `expected exactly "Unauthorized" for an unknown key, got ${JSON.stringify(payload).slice(0, 200)}`,
-        },
-      ];
-    }
-    case 'listPets':
-      return [
-        {
-          what: 'GET /pets?limit=1',
-          event: proxyEvent({ method: 'GET', resource: '/pets', path: '/pets', query: { limit: '1' } }),
-          judge: httpAnswer(200, 'a JSON array', Array.isArray),
-        },
-      ];
-    case 'getPet':
-      return [
-        {
-          what: `GET /pets/${MISSING_PET_ID}`,
-          event: proxyEvent({ method: 'GET', resource: '/pets/{petId}', path: `/pets/${MISSING_PET_ID}` }),
-          judge: httpAnswer(404, 'a not_found Error', errorObject('not_found', 404)),
-        },
-      ];
-    case 'createPet':
-      // Invalid, so that no pet is created: the body is checked before anything is written.
-      return [
-        {
-          what: 'POST /pets with an empty name',
-          event: proxyEvent({
-            method: 'POST',
-            resource: '/pets',
-            path: '/pets',
-            body: JSON.stringify({ name: '', categoryId: 1 }),
-          }),
-          judge: httpAnswer(400, 'a validation_error Error', errorObject('validation_error', 400)),
-        },
-      ];
-    default:
-      throw new Error(`No rollout check for "${String(name)}"`);
-  }
+export function rolloutProbes(name: FunctionName, { hookKey }: { hookKey?: string }): Probe[] {
+  const check: FunctionManifest['rolloutCheck'] = FUNCTION_MANIFESTS[name].rolloutCheck;
+  if (check !== 'hookKey') return [{ what: check.what, event: proxyEvent(check), judge: httpAnswer(check) }];
+  return hookKeyProbes(hookKey);
+}
+
+/** The authorizer's: it allows the hook key, and refuses an unknown key with exactly "Unauthorized". */
+function hookKeyProbes(hookKey: string | undefined): Probe[] {
+  if (!hookKey) throw new Error('The authorizer check needs the hook key (PETSTORE_ROLLOUT_HOOK_KEY).');
+  return [
+    {
+      what: 'the hook key',
+      event: tokenEvent(hookKey),
+      judge(answer) {
+        const failed = failure(answer);
+        if (failed) return `refused the hook key: ${failed}`;
+        const { policyDocument } = (answer.payload ?? {}) as {
+          policyDocument?: { Statement?: { Effect?: string }[] };
+        };
+        const effects = policyDocument?.Statement?.map((statement) => statement.Effect) ?? [];
+        return effects.length > 0 && effects.every((effect) => effect === 'Allow')
+          ? undefined
+          : `expected an Allow policy for the hook key, got ${JSON.stringify(answer.payload).slice(0, 200)}`;
+      },
+    },
+    {
+      what: 'an unknown key',
+      event: tokenEvent(`${hookKey}-unknown`),
+      judge: ({ functionError, payload }) =>
+        functionError && (payload as { errorMessage?: unknown } | null)?.errorMessage === 'Unauthorized'
+          ? undefined
+          : `expected exactly "Unauthorized" for an unknown key, got ${JSON.stringify(payload).slice(0, 200)}`,
+    },
+  ];
 }
 
 /** Each probe in turn; what the version got wrong, one line each (none: it may take traffic). */

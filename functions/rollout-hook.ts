@@ -6,12 +6,12 @@ import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { createRolloutHookHandler } from '#functions/rollout-hook-handler.ts';
 import { rolloutProbes } from '#functions/rollout-checks.ts';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { createObservability } from '#shared/observability.ts';
 
 const target = requireEnv('PETSTORE_ROLLOUT_TARGET');
-const probes = rolloutProbes(requireEnv('PETSTORE_ROLLOUT_CHECK') as PetstoreFunctionName, {
+const probes = rolloutProbes(requireEnv('PETSTORE_ROLLOUT_CHECK') as FunctionName, {
   hookKey: process.env.PETSTORE_ROLLOUT_HOOK_KEY,
 });
 const lambda = new LambdaClient({});

@@ -10,16 +10,16 @@ import { PetstoreCursorSecret } from '#lib/data/petstore-cursor-secret.ts';
 import { PetstoreFirewall } from '#lib/api/petstore-firewall.ts';
 import { PetstoreFunction } from '#lib/functions/petstore-function.ts';
 import { PetstoreRollout } from '#lib/functions/petstore-rollout.ts';
-import { PETSTORE_FUNCTIONS } from '#lib/functions/petstore-functions.ts';
 import { lambdaEnvironment } from '#functions/lambda-environment.ts';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { PetstoreTable } from '#lib/data/petstore-table.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
 /** listPets -> ListPets: the construct id, and with `Function` the fixed logical id. */
-const constructId = (name: PetstoreFunctionName) => name[0]?.toUpperCase() + name.slice(1);
+const constructId = (name: FunctionName) => name[0]?.toUpperCase() + name.slice(1);
 
 /** The same names, each with what `pick` takes from its function. */
 function mapFunctions<Name extends string, Picked>(
@@ -44,8 +44,8 @@ export class PetstoreStack extends Stack {
     this.table = new PetstoreTable(this, 'Table', settings);
     const cursorSecret = new PetstoreCursorSecret(this, 'CursorSecret', settings);
 
-    const petstoreFunction = (name: PetstoreFunctionName) => {
-      const { entry, tableAccess } = PETSTORE_FUNCTIONS[name];
+    const petstoreFunction = (name: FunctionName) => {
+      const { entry, tableAccess } = FUNCTION_MANIFESTS[name];
       return new PetstoreFunction(this, constructId(name), {
         entry,
         logicalId: `${constructId(name)}Function`,

@@ -4,7 +4,7 @@
 // this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
 import { lambdaEnvironment } from '#functions/lambda-environment.ts';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 import { createSourceFunctions } from '#local/lambda/source-functions.ts';
 import type { SourceFunctions } from '#local/lambda/source-functions.ts';
@@ -27,7 +27,7 @@ const TABLE_NAME = 'petstore-bench';
 
 export type Fixture = {
   /** The whole environment of a subject's child: what the stack sets, and nothing of this shell's. */
-  childEnv(subject: PetstoreFunctionName): NodeJS.ProcessEnv;
+  childEnv(subject: FunctionName): NodeJS.ProcessEnv;
   proxy: CountingProxy;
   /** The functions in this process, on the table through the proxy. */
   functions: SourceFunctions;

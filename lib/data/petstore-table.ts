@@ -1,11 +1,11 @@
-// The single table of shared/store/table.ts: generic string keys, the byStatus GSI, a TTL for
+// The single table of shared/store/table.ts: generic string keys, a GSI per list filter, a TTL for
 // idempotency records. On-demand, with point-in-time recovery and the stage's warm throughput.
 // CloudFormation names it: a fixed name would block any update that replaces the table, and a
 // retained table would block re-creating the stack. The tools find it by the TableName output.
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import { SECONDARY_INDEXES, STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
@@ -21,12 +21,16 @@ export class PetstoreTable extends Table {
       removalPolicy: settings.removalPolicy,
       ...(settings.warmThroughput && { warmThroughput: settings.warmThroughput.table }),
     });
-    this.addGlobalSecondaryIndex({
-      indexName: STATUS_INDEX.name,
-      partitionKey: stringKey(STATUS_INDEX.partitionKey),
-      sortKey: stringKey(STATUS_INDEX.sortKey),
-      projectionType: ProjectionType.ALL,
-      ...(settings.warmThroughput && { warmThroughput: settings.warmThroughput.statusIndex }),
-    });
+    for (const index of SECONDARY_INDEXES) {
+      // The capacity plan (docs/capacity.md) sizes the status index; an index added later starts cold.
+      const warmThroughput = index === STATUS_INDEX ? settings.warmThroughput?.statusIndex : undefined;
+      this.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: stringKey(index.partitionKey),
+        sortKey: stringKey(index.sortKey),
+        projectionType: ProjectionType.ALL,
+        ...(warmThroughput && { warmThroughput }),
+      });
+    }
   }
 }

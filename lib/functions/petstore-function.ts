@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import { addBundledFunction } from '#lib/functions/bundled-function.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { grantTableAccess } from '#lib/data/table-access.ts';
-import type { TableAccess } from '#lib/data/table-access.ts';
+import type { TableAccess } from '#shared/store/table-access.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 
 /** Above the DynamoDB client's worst case (shared/timeouts.ts), below API Gateway's 29 s. */
@@ -20,7 +20,7 @@ const TIMEOUT = Duration.seconds(FUNCTION_TIMEOUT_SECONDS);
 const LIVE_ALIAS = 'live';
 
 export type PetstoreFunctionProps = {
-  /** The handler module, relative to the project root (`entry` in lib/functions/petstore-functions.ts). */
+  /** The handler module, relative to the project root (`entry` in functions/manifests.ts). */
   entry: string;
   /** A fixed CloudFormation logical id, so sam local commands and sam/env.json can name it. */
   logicalId: string;

@@ -9,7 +9,7 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Alias } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { RolloutHooks } from '#lib/functions/rollout-hooks.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 
@@ -18,7 +18,7 @@ export type PetstoreRolloutProps = {
   /** The table, where the authorizer's hook key is kept. */
   table: ITable;
   /** Each function's `live` alias, by name. */
-  aliases: Record<PetstoreFunctionName, Alias>;
+  aliases: Record<FunctionName, Alias>;
   /** The alarms that roll back the function of this name. */
   rolloutAlarms(functionName: string): IAlarm[];
 };
@@ -40,7 +40,7 @@ export class PetstoreRollout extends Construct {
         ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited'),
       ],
     });
-    for (const [name, alias] of Object.entries(aliases) as [PetstoreFunctionName, Alias][]) {
+    for (const [name, alias] of Object.entries(aliases) as [FunctionName, Alias][]) {
       this.deploymentGroups[name] = new LambdaDeploymentGroup(this, name, {
         application: this.application,
         alias,

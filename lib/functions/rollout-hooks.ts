@@ -11,7 +11,7 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import type { AwsSdkCall } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { addBundledFunction, addLogsAndRole } from '#lib/functions/bundled-function.ts';
-import type { PetstoreFunctionName } from '#functions/lambda-environment.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { apiKeyItem, hashApiKey } from '#shared/store/api-key-store.ts';
 import { API_KEY_PARTITION, apiKeyItemKey } from '#shared/store/table.ts';
@@ -37,7 +37,7 @@ export type RolloutHooksProps = {
   settings: StageSettings;
   table: ITable;
   /** Each function's `live` alias, by name: a deployment moves it to `alias.version`. */
-  aliases: Record<PetstoreFunctionName, Alias>;
+  aliases: Record<FunctionName, Alias>;
 };
 
 /** An item of only string attributes in DynamoDB's own JSON, as the SDK call sends it. */
@@ -46,12 +46,12 @@ const attributeValues = (item: Record<string, unknown>) =>
 
 export class RolloutHooks extends Construct {
   /** The hook function of each function's deployment group. */
-  readonly functions = {} as Record<PetstoreFunctionName, IFunction>;
+  readonly functions = {} as Record<FunctionName, IFunction>;
 
   constructor(scope: Construct, id: string, { settings, table, aliases }: RolloutHooksProps) {
     super(scope, id);
     const hookKey = this.keepHookKey(table, settings);
-    for (const [name, { version }] of Object.entries(aliases) as [PetstoreFunctionName, Alias][]) {
+    for (const [name, { version }] of Object.entries(aliases) as [FunctionName, Alias][]) {
       const { function: hook, role } = addBundledFunction(new Construct(this, name), {
         entry: 'functions/rollout-hook.ts',
         settings,

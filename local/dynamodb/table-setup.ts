@@ -1,4 +1,4 @@
-// Creates the single table (with its GSI and TTL) when it does not exist yet, for the DynamoDBs
+// Creates the single table (with its GSIs and TTL) when it does not exist yet, for the DynamoDBs
 // that tools outside Lambda own. Deployed tables come from the CDK stack, on the same layout.
 import {
   CreateTableCommand,
@@ -7,32 +7,27 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import { SECONDARY_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      TABLE_KEY.partitionKey,
-      TABLE_KEY.sortKey,
-      STATUS_INDEX.partitionKey,
-      STATUS_INDEX.sortKey,
-    ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    AttributeDefinitions: [TABLE_KEY, ...SECONDARY_INDEXES]
+      .flatMap(({ partitionKey, sortKey }) => [partitionKey, sortKey])
+      .map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: TABLE_KEY.partitionKey, KeyType: 'HASH' },
       { AttributeName: TABLE_KEY.sortKey, KeyType: 'RANGE' },
     ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: STATUS_INDEX.name,
-        KeySchema: [
-          { AttributeName: STATUS_INDEX.partitionKey, KeyType: 'HASH' },
-          { AttributeName: STATUS_INDEX.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-    ],
+    GlobalSecondaryIndexes: SECONDARY_INDEXES.map(({ name, partitionKey, sortKey }) => ({
+      IndexName: name,
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    })),
   };
 }
 

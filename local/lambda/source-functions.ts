@@ -1,11 +1,12 @@
-// The four functions from their sources, composed as their Lambda composition roots compose them,
-// for a process that runs them all: each with its own pet store, as each Lambda function has (what
-// one learns of the table's shards, the others do not). Configuration comes in; nothing reads the
-// environment.
+// Every function of functions/manifests.ts from its sources, composed as its Lambda composition root
+// composes it, for a process that runs them all: each with its own pet store, as each Lambda function
+// has (what one learns of the table's shards, the others do not). Configuration comes in; nothing
+// reads the environment.
 import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
 import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
 import { createGetPetHandler } from '#functions/get-pet-handler.ts';
 import { createListPetsHandler } from '#functions/list-pets-handler.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { createCursors } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
 import type { Observability } from '#shared/observability.ts';
@@ -47,7 +48,7 @@ export function createSourceFunctions({
     }),
     getPet: createGetPetHandler({ pets: withPetReadCache(pets(), petReadCacheEntries), observability }),
     authorizer: createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability }),
-  };
+  } satisfies Record<FunctionName, unknown>;
 }
 
 export type SourceFunctions = ReturnType<typeof createSourceFunctions>;

@@ -1,17 +1,23 @@
-// The one definition of the API's surface: stage, routes and authorizer settings, read from here by
-// everything that needs them, so that nothing can drift apart.
+// The one definition of the API's surface: stage, routes (from the function manifests) and authorizer
+// settings, read from here by everything that needs them, so that nothing can drift apart.
+import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '#functions/manifests.ts';
+import type { FunctionManifest, FunctionName } from '#functions/manifests.ts';
 
 export const STAGE_NAME = 'v1';
 export const BASE_PATH = `/${STAGE_NAME}`;
 
-export const ROUTES = [
-  { operationId: 'listPets', method: 'GET', path: '/pets' },
-  { operationId: 'createPet', method: 'POST', path: '/pets' },
-  { operationId: 'getPet', method: 'GET', path: '/pets/{petId}' },
-] as const;
+type Manifests = typeof FUNCTION_MANIFESTS;
+/** The functions that serve a route: every one but the authorizer. */
+export type OperationId = {
+  [Name in FunctionName]: Manifests[Name] extends { route: object } ? Name : never;
+}[FunctionName];
+export type Route = { [Name in OperationId]: { operationId: Name } & Manifests[Name]['route'] }[OperationId];
 
-export type Route = (typeof ROUTES)[number];
-export type OperationId = Route['operationId'];
+/** Each function's route (functions/manifests.ts), in the manifests' order. */
+export const ROUTES: readonly Route[] = FUNCTION_NAMES.flatMap((name) => {
+  const manifest: FunctionManifest = FUNCTION_MANIFESTS[name];
+  return manifest.route ? [{ operationId: name, ...manifest.route } as Route] : [];
+});
 
 /** The methods each known path offers, for 405 answers and their Allow header. */
 export const ALLOWED_METHODS: Record<string, string[]> = Object.fromEntries(

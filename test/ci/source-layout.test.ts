@@ -51,6 +51,25 @@ describe('the source layout', () => {
     expect(outOfBounds.map(([file, lines]) => `${file}: ${lines} header lines`)).toEqual([]);
   });
 
+  it('keeps the CDK app out of the code that runs in Lambda: nothing under functions/ or shared/ imports lib/', () => {
+    const runtimeFiles = codeFiles.filter((file) => /^(functions|shared)\//.test(file));
+    const importsOfLib = runtimeFiles.flatMap((file) => {
+      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+      const specifiers = [...text.matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map(
+        ([, from]) => from,
+      );
+      return specifiers
+        .filter(
+          (from = '') =>
+            from.startsWith('#lib/') ||
+            (/^\.\.?\//.test(from) && join(dirname(file), from).startsWith('lib/')),
+        )
+        .map((from) => `${file} imports ${from}`);
+    });
+    expect(runtimeFiles).toEqual(expect.arrayContaining(['functions/manifests.ts', 'shared/schemas.ts']));
+    expect(importsOfLib).toEqual([]);
+  });
+
   it('counts a header the way the check above does', () => {
     expect(headerLines('// what\n// why\nimport x;\n')).toBe(2);
     expect(headerLines('/** what and why */\nexport class X {}\n')).toBe(1);

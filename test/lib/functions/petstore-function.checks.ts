@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { FUNCTION_SETTINGS, LAMBDA_VARIABLES } from '#functions/lambda-environment.ts';
+import { LAMBDA_VARIABLES } from '#functions/lambda-environment.ts';
+import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
@@ -37,7 +38,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
   });
 
-  test.each(Object.entries(FUNCTION_SETTINGS))(
+  test.each(Object.entries(FUNCTION_MANIFESTS).map(([name, { settings }]) => [name, settings] as const))(
     '%s gets exactly the settings its composition root reads',
     (name, settings) => {
       const functionId = `${name[0]?.toUpperCase()}${name.slice(1)}Function`;

@@ -1,0 +1,85 @@
+// Every Lambda function of the service, each described once: the route it serves (the authorizer none),
+// its handler module, the settings its composition root reads, what it may do on the table, and the
+// requests a new version must answer before taking traffic. Plain data: the routes, the stack, the
+// local runners, the bench and the rollout hooks all read it. Adding a function: an entry, a module.
+import type { TableAccess } from '#shared/store/table-access.ts';
+
+/** A request a new version answers rightly whatever the table holds, writing nothing. */
+export type RolloutRequest = {
+  what: string;
+  method: string;
+  resource: string;
+  path: string;
+  query?: Record<string, string>;
+  body?: string;
+  /** The right answer: this status, and a JSON array or an Error object with this code. */
+  answer: { status: number; body: 'an array' | { code: string } };
+};
+
+export type FunctionManifest = {
+  route?: { method: 'GET' | 'POST'; path: string };
+  /** The handler module, relative to the project root: what is bundled and deployed. */
+  entry: string;
+  /** What its composition root reads from its environment (functions/lambda-environment.ts). */
+  settings: readonly ('tableName' | 'cursorSecret' | 'petShards')[];
+  tableAccess: TableAccess;
+  /** Its rollout check (functions/rollout-checks.ts): requests, or the authorizer's hook key probes. */
+  rolloutCheck: RolloutRequest | 'hookKey';
+};
+
+/** A pet id no pet will reach: ids are assigned upward from 1. */
+const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
+
+export const FUNCTION_MANIFESTS = {
+  listPets: {
+    route: { method: 'GET', path: '/pets' },
+    entry: 'functions/list-pets.ts',
+    settings: ['tableName', 'cursorSecret', 'petShards'],
+    tableAccess: 'readPets',
+    rolloutCheck: {
+      what: 'GET /pets?limit=1',
+      method: 'GET',
+      resource: '/pets',
+      path: '/pets',
+      query: { limit: '1' },
+      answer: { status: 200, body: 'an array' },
+    },
+  },
+  createPet: {
+    route: { method: 'POST', path: '/pets' },
+    entry: 'functions/create-pet.ts',
+    settings: ['tableName', 'petShards'],
+    tableAccess: 'createPets',
+    // Invalid, so that no pet is created: the body is checked before anything is written.
+    rolloutCheck: {
+      what: 'POST /pets with an empty name',
+      method: 'POST',
+      resource: '/pets',
+      path: '/pets',
+      body: JSON.stringify({ name: '', categoryId: 1 }),
+      answer: { status: 400, body: { code: 'validation_error' } },
+    },
+  },
+  getPet: {
+    route: { method: 'GET', path: '/pets/{petId}' },
+    entry: 'functions/get-pet.ts',
+    settings: ['tableName'],
+    tableAccess: 'readPets',
+    rolloutCheck: {
+      what: `GET /pets/${MISSING_PET_ID}`,
+      method: 'GET',
+      resource: '/pets/{petId}',
+      path: `/pets/${MISSING_PET_ID}`,
+      answer: { status: 404, body: { code: 'not_found' } },
+    },
+  },
+  authorizer: {
+    entry: 'functions/authorizer.ts',
+    settings: ['tableName'],
+    tableAccess: 'readApiKeys',
+    rolloutCheck: 'hookKey',
+  },
+} as const satisfies Record<string, FunctionManifest>;
+
+export type FunctionName = keyof typeof FUNCTION_MANIFESTS;
+export const FUNCTION_NAMES = Object.keys(FUNCTION_MANIFESTS) as FunctionName[];
