@@ -6,7 +6,7 @@ import type { FunctionName } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
-import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
+import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
 import { MAX_PET_SHARDS } from '#shared/store/table.ts';
 
 /** Each setting a function can be given, by the environment variable that carries it. */
@@ -42,7 +42,7 @@ type SettingsOf<Name extends FunctionName> = {
 };
 
 /**
- * The settings the function's manifest names, each read and checked; the table gateway on its table
+ * The settings the function's manifest names, each read and checked; the table client on its table
  * (one DynamoDB client per process), its logs and metrics.
  */
 export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
@@ -51,7 +51,7 @@ export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
   ) as SettingsOf<Name>;
   return {
     settings,
-    table: createTableGateway({
+    table: createTableClient({
       tableName: SETTING_READERS.tableName(),
       documentClient: createDocumentClient(),
     }),

@@ -3,8 +3,8 @@
 // missing. On AWS nothing is created, and the tools write nothing of their own.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { LocalSetupError, startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 import { LOCAL_REGION } from '#local/iam/account.ts';
 import { ensureTable } from '#local/dynamodb/table-setup.ts';
@@ -41,7 +41,7 @@ export type LocalDynamoDb = {
   tableName: string;
   /** False on AWS's own endpoints. */
   owned: boolean;
-  table: TableGateway;
+  table: TableClient;
   close(): Promise<void>;
 };
 
@@ -87,7 +87,7 @@ export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pro
     region,
     tableName,
     owned,
-    table: createTableGateway({ tableName, documentClient }),
+    table: createTableClient({ tableName, documentClient }),
     close,
   };
 }

@@ -7,7 +7,7 @@ import { createObservability } from '#shared/observability.ts';
 import { PET_STATUSES } from '#shared/schemas.ts';
 import type { PetStatus } from '#shared/schemas.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 
 /** Enough for many pages at the largest page size, few enough to seed in seconds. */
@@ -106,7 +106,7 @@ export async function seedPets(creation: PetCreation, count: number): Promise<nu
 }
 
 /** PETSTORE_SEED on a local server's table, with one line that says what it did. */
-export async function seedTable(table: TableGateway, count: number, log: (line: string) => void) {
+export async function seedTable(table: TableClient, count: number, log: (line: string) => void) {
   if (count === 0) return;
   const creation = {
     pets: createDynamoDbPetStore(table),

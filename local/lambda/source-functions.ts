@@ -12,13 +12,13 @@ import { createObservability } from '#shared/observability.ts';
 import type { Observability } from '#shared/observability.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import { PET_READ_CACHE_ENTRIES, withPetReadCache } from '#shared/store/pet-read-cache.ts';
 import { PET_SHARDS } from '#shared/store/table.ts';
 
 export type SourceFunctionsConfig = {
-  table: TableGateway;
+  table: TableClient;
   cursorSecret: string;
   /** The shards the table's pets are spread over: the stages' count unless told otherwise. */
   petShards?: number;

@@ -5,8 +5,8 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { createDocumentClient, createTableGateway } from '#shared/store/dynamodb.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
 import { LocalSetupError } from '#local/dynamodb/embedded.ts';
 import { DEFAULT_TABLE_NAME, localDynamoDbOptions, openLocalDynamoDb } from '#local/dynamodb/connect.ts';
@@ -25,7 +25,7 @@ export type KeysTarget = {
   description: string;
   /** The table's place, prefixed to its errors: `table T in eu-west-3`, `table T at <endpoint>`. */
   where: string;
-  table: TableGateway;
+  table: TableClient;
   /** A stage's usage plan, reached in the stage table's region. */
   usagePlan?: { id: string; where: string; apiGateway: APIGatewayClient } | undefined;
   close(): Promise<void>;
@@ -99,7 +99,7 @@ async function openStage(stage: string): Promise<KeysTarget> {
   return {
     description: `${where}, usage plan ${usagePlanId} (stage ${stage})`,
     where,
-    table: createTableGateway({ tableName, documentClient }),
+    table: createTableClient({ tableName, documentClient }),
     usagePlan: { id: usagePlanId, where: `usage plan ${usagePlanId} in ${region}`, apiGateway },
     close: async () => {
       documentClient.destroy();

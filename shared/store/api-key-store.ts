@@ -1,7 +1,7 @@
 // API keys live in the table only as SHA-256 hashes, with an id, a name and timestamps. A key has
 // 256 random bits, so a fast hash is enough: there is nothing to brute-force.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
+import type { Item, TableClient } from '#shared/store/dynamodb.ts';
 import { API_KEY_PARTITION, TABLE_KEY, apiKeyItemKey } from '#shared/store/table.ts';
 
 export type ApiKeyRecord = { id: string; name: string; createdAt: string; revokedAt?: string };
@@ -27,7 +27,7 @@ const toRecord = ({ id, name, createdAt, revokedAt }: Item): ApiKeyRecord => ({
 
 export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;
 
-export function createApiKeyStore(table: TableGateway) {
+export function createApiKeyStore(table: TableClient) {
   /** Stores a key's hash with a new record; undefined when that key is already stored. */
   async function store(name: string, key: string): Promise<IssuedApiKey | undefined> {
     const record: ApiKeyRecord = {

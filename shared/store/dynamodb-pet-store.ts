@@ -4,7 +4,7 @@
 // page reaches the next shard, and stops before shards no block of ids has reached (see list).
 import { PET_ID_MAX } from '#shared/schemas.ts';
 import type { ListFilters, Pet } from '#shared/schemas.ts';
-import type { Item, TableGateway } from '#shared/store/dynamodb.ts';
+import type { Item, TableClient } from '#shared/store/dynamodb.ts';
 import { createIdAllocator, leasedBlocks } from '#shared/store/id-allocator.ts';
 import type { InsertResult, PetPage, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
 import { toPet, toPetItem } from '#shared/store/pet-item.ts';
@@ -41,7 +41,7 @@ export type PetStoreOptions = {
 };
 
 export function createDynamoDbPetStore(
-  table: TableGateway,
+  table: TableClient,
   { shards = PET_SHARDS, pickCounter }: PetStoreOptions = {},
 ): PetStore {
   /**

@@ -1,4 +1,4 @@
-// The table gateway: the four calls the stores make on the single table (get, putIfAbsent,
+// The table client: the four calls the stores make on the single table (get, putIfAbsent,
 // update, query), each one DynamoDB request with the table's name filled in. Timeouts and retries
 // are bounded, so that an outage answers 503 well inside the Lambda timeout instead of hanging.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -103,9 +103,9 @@ export type PartitionQuery = {
   limit?: number;
 };
 
-export type TableGateway = ReturnType<typeof createTableGateway>;
+export type TableClient = ReturnType<typeof createTableClient>;
 
-export function createTableGateway({
+export function createTableClient({
   tableName,
   documentClient,
 }: {

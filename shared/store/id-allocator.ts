@@ -3,7 +3,7 @@
 // which shards hold pets yet (what a list needs). Once all do, leases spread over PET_ID_COUNTERS
 // counters, so that the instances Lambda starts at once do not all write one partition.
 import { PET_ID_MAX } from '#shared/schemas.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { SHARD_ID_SPAN, petIdCounterItemKey, spreadPetIdCounterItemKey } from '#shared/store/table.ts';
 
 export const ID_BLOCK_SIZE = 50;
@@ -35,7 +35,7 @@ export function spreadIdBlock(counter: number, lease: number, shards: number): B
 }
 
 /** How many blocks the first counter has leased: shards from this count on hold no pet yet. */
-export async function leasedBlocks(table: TableGateway, { consistent = true } = {}): Promise<number> {
+export async function leasedBlocks(table: TableClient, { consistent = true } = {}): Promise<number> {
   return Number((await table.get(petIdCounterItemKey, { consistent }))?.value ?? 0);
 }
 
@@ -53,7 +53,7 @@ export type IdAllocatorOptions = {
 };
 
 export function createIdAllocator(
-  table: TableGateway,
+  table: TableClient,
   shards: number,
   { onLease, random = Math.random }: IdAllocatorOptions = {},
 ) {

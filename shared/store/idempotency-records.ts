@@ -2,7 +2,7 @@
 // claimed `in_progress` with the pet id it will use and a lock, and becomes `completed` with the
 // pet it produced. Every step is one conditional write, so two requests can never both own a record.
 import type { Pet } from '#shared/schemas.ts';
-import type { TableGateway } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { toPet } from '#shared/store/pet-item.ts';
 import type { idempotencyItemKey } from '#shared/store/table.ts';
 import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
@@ -18,7 +18,7 @@ export type IdempotencyRecord =
 
 export type IdempotencyRecords = ReturnType<typeof createIdempotencyRecords>;
 
-export function createIdempotencyRecords(table: TableGateway) {
+export function createIdempotencyRecords(table: TableClient) {
   /** Only the owner, who knows the lock it set, may change an in-progress record. */
   const ownedBy = (lockedUntil: number) => ({ status: 'in_progress', lockedUntil });
 

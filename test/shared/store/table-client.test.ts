@@ -1,4 +1,4 @@
-// The table gateway on a real DynamoDB implementation: numbers read back exactly as written,
+// The table client on a real DynamoDB implementation: numbers read back exactly as written,
 // conditional writes report instead of throwing, and updates change only what they name.
 import { describe, expect, it } from '@jest/globals';
 import { TABLE_KEY } from '#shared/store/table.ts';
@@ -6,7 +6,7 @@ import { testTable } from '#test/support/test-table.ts';
 
 const key = (sort: string) => ({ [TABLE_KEY.partitionKey]: 'GATEWAY_TEST', [TABLE_KEY.sortKey]: sort });
 
-describe('the table gateway', () => {
+describe('the table client', () => {
   it('reads integers beyond 2^53 as exact bigints and fractional numbers as numbers', async () => {
     await testTable.putIfAbsent({ ...key('numbers'), big: 9_223_372_036_854_775_807n, small: 7, ratio: 1.5 });
     expect(await testTable.get(key('numbers'))).toMatchObject({
