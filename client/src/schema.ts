@@ -81,10 +81,7 @@ export interface components {
        */
       status?: components['schemas']['PetStatus'];
     };
-    /**
-     * @description An animal: the fields of NewPet plus its `id`. Every response object has exactly these
-     * four.
-     */
+    /** @description An animal: the fields of NewPet plus its `id`, and no others. */
     Pet: {
       /**
        * Format: int64

@@ -2,6 +2,7 @@
 // DynamoDB: pages in id order, filters, next links, and cursors that cannot be forged or misused.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
+import { LIST_FILTER_NAMES } from '#shared/store/table.ts';
 import { createPetRequest, invoke, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';
 import type { Response } from '#local/api-gateway/proxy-requests.ts';
 import { testFunctions } from '#test/support/test-table.ts';
@@ -121,6 +122,19 @@ describe('listPets', () => {
       message: expect.stringContaining(message),
       status: 400,
     });
+  });
+
+  it('answers every filter at once with the animals that match them all, or a 400: never a 5xx', async () => {
+    const [first] = created;
+    const filters = LIST_FILTER_NAMES.map((name) => `&${name}=${String(first?.[name])}`).join('');
+    const response = await invoke(listPets, listPetsRequest(`limit=100${filters}`));
+    expect(response.status).not.toBeGreaterThanOrEqual(500);
+    if (response.status === 200) {
+      const matching = created.filter((pet) =>
+        LIST_FILTER_NAMES.every((name) => pet[name] === first?.[name]),
+      );
+      expect(pets(response)).toEqual(matching);
+    }
   });
 
   it('accepts the boundary limits 1 and 100', async () => {

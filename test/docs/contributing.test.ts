@@ -1,0 +1,60 @@
+// The guide for the next engineer stays true: every file, test and script CONTRIBUTING.md names
+// exists, its diagrams are Mermaid (which the code host renders), and the recipes' documentation
+// steps hold: docs/api.md describes every field and filter, CHANGELOG.md every unreleased change.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { ListPetsQuery, NewPet, Pet } from '#shared/schemas.ts';
+import { readRepoFile, readRepoJson, REPO_ROOT } from '#test/support/repository.ts';
+
+const guide = readRepoFile('CONTRIBUTING.md');
+const changelog = readRepoFile('CHANGELOG.md');
+const api = readRepoFile('docs/api.md');
+
+/** The text of a Markdown section, from its `## ` heading to the next. */
+const section = (markdown: string, heading: string) =>
+  markdown.split(/^## /m).find((part) => part.startsWith(`${heading}\n`)) ?? '';
+
+const fieldsOf = (schema: { _zod: { def: { shape: object } } }) => Object.keys(schema._zod.def.shape);
+
+describe('CONTRIBUTING.md', () => {
+  it('names only files and folders that exist', () => {
+    const paths = [...guide.matchAll(/`((?:[\w.-]+\/)+[\w.-]*)`/g)].map(([, path = '']) => path);
+    expect(paths).toEqual(expect.arrayContaining(['functions/manifests.ts', 'shared/store/table.ts']));
+    expect(paths.filter((path) => !existsSync(join(REPO_ROOT, path)))).toEqual([]);
+  });
+
+  it('names only npm scripts that exist', () => {
+    const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
+    const named = [...guide.matchAll(/npm run ([\w:-]+)/g)].map(([, script = '']) => script);
+    expect(named).toEqual(expect.arrayContaining(['openapi', 'typecheck', 'capacity']));
+    expect(named.filter((script) => !(script in scripts))).toEqual([]);
+  });
+
+  it('draws the request path and the table layout in Mermaid', () => {
+    const diagrams = [...guide.matchAll(/```mermaid\n(\w+)/g)].map(([, kind]) => kind);
+    expect(diagrams).toEqual(['flowchart', 'flowchart']);
+  });
+});
+
+describe("the recipes' documentation steps", () => {
+  it("docs/api.md's Animals section names every field of NewPet and Pet", () => {
+    const animals = section(api, 'Animals');
+    const fields = [...new Set([...fieldsOf(NewPet), ...fieldsOf(Pet)])];
+    expect(fields.filter((field) => !animals.includes(`\`${field}\``))).toEqual([]);
+  });
+
+  it("docs/api.md's listPets section names every query field", () => {
+    const listPets = section(api, 'listPets');
+    expect(fieldsOf(ListPetsQuery).filter((field) => !listPets.includes(`\`${field}\``))).toEqual([]);
+  });
+
+  it('CHANGELOG.md says what is unreleased while openapi.json differs from the released v1', () => {
+    const unreleased = section(changelog, 'Unreleased')
+      .replace(/^Unreleased\n/, '')
+      .trim();
+    const released = readRepoFile('openapi.v1-baseline.json') === readRepoFile('openapi.json');
+    expect(unreleased).not.toBe('');
+    if (!released) expect(unreleased).not.toMatch(/^Nothing yet/);
+  });
+});
