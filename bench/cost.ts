@@ -3,7 +3,6 @@
 // a function CPU in proportion to its memory, so below one full vCPU the measured CPU time stretches
 // (cpuStretch), while the wait for DynamoDB does not.
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import { usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
@@ -26,7 +25,7 @@ const KEY_REQUEST_INTERVAL_SECONDS = 15;
 export const ASSUMPTIONS = {
   /** One miss per key per cache TTL, for a key that sends a request every KEY_REQUEST_INTERVAL_SECONDS. */
   keyRequestIntervalSeconds: KEY_REQUEST_INTERVAL_SECONDS,
-  authorizerCacheHitRate: 1 - KEY_REQUEST_INTERVAL_SECONDS / AUTHORIZER.resultsCacheTtlSeconds,
+  authorizerCacheHitRate: 1 - KEY_REQUEST_INTERVAL_SECONDS / STAGE_SETTINGS.production.authorizerCacheSeconds,
   /** What one DynamoDB request costs a Lambda function in the same region, in wall time. */
   dynamoDbRoundTripMs: 4,
   /** The memory size at which a function has one whole vCPU. */

@@ -23,12 +23,11 @@ import { addAccessLogMetrics } from '#lib/api/access-log-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { STAGE_NAME } from '#shared/http/routes.ts';
-import { STATUS_INDEX } from '#shared/store/table.ts';
+import { SECONDARY_INDEXES } from '#shared/store/table.ts';
 
 const PERIOD = Duration.minutes(5);
-/** p99 per minute, 3 minutes of the last 5: quick enough for a canary, deaf to one slow minute. */
+/** p99 per minute, over the minutes of the stage's `p99LatencyWindow`. */
 const LATENCY_PERIOD = Duration.minutes(1);
-const LATENCY_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 };
 
 export type PetstoreAlarmsProps = {
   settings: StageSettings;
@@ -67,6 +66,8 @@ export class PetstoreAlarms extends Construct {
     const thresholds = settings.alarms;
     const sumOf = { period: PERIOD, statistic: 'Sum' };
     const p99Of = { period: LATENCY_PERIOD, statistic: 'p99' };
+    const latencyWindow = thresholds.p99LatencyWindow;
+    const inWindow = `in ${latencyWindow.datapointsToAlarm} of the last ${latencyWindow.evaluationPeriods} minutes`;
 
     // The whole stage's health, for on-call: API Gateway's own 5xx included. No rollout watches
     // them, so that one function's incident does not roll back another function's release.
@@ -78,8 +79,8 @@ export class PetstoreAlarms extends Construct {
     this.alarm('ApiP99Latency', {
       metric: apiMetric(apiName, 'Latency', p99Of),
       threshold: thresholds.p99LatencyMs,
-      ...LATENCY_MINUTES,
-      description: 'p99 latency of the API, in 3 of the last 5 minutes.',
+      ...latencyWindow,
+      description: `p99 latency of the API, ${inWindow}.`,
     });
 
     // The function's metrics, not its alias's: they count every version, the one a rollout moves
@@ -105,8 +106,8 @@ export class PetstoreAlarms extends Construct {
         this.alarm(`${name}P99Latency`, {
           metric: apiMetric(apiName, 'IntegrationLatency', p99Of, method),
           threshold: thresholds.p99LatencyMs,
-          ...LATENCY_MINUTES,
-          description: `p99 latency of ${route}'s function, in 3 of the last 5 minutes.`,
+          ...latencyWindow,
+          description: `p99 latency of ${route}'s function, ${inWindow}.`,
         }),
       ]);
     }
@@ -211,7 +212,7 @@ const apiMetric = (
     ...options,
   });
 
-/** Read and write throttle events of the table and of its index, missing points as 0. */
+/** Read and write throttle events of the table and of each index, missing points as 0. */
 function dynamoDbThrottles(table: ITable): MathExpression {
   const throttleEvents = (metricName: string, dimensions: Record<string, string> = {}) =>
     new Metric({
@@ -221,15 +222,21 @@ function dynamoDbThrottles(table: ITable): MathExpression {
       statistic: 'Sum',
       period: PERIOD,
     });
+  // An index whose writes are throttled throttles the table's writes that feed it.
+  const usingMetrics: Record<string, Metric> = {
+    tableReads: throttleEvents('ReadThrottleEvents'),
+    tableWrites: throttleEvents('WriteThrottleEvents'),
+  };
+  for (const { name } of SECONDARY_INDEXES) {
+    const index = { GlobalSecondaryIndexName: name };
+    usingMetrics[`${name}Reads`] = throttleEvents('ReadThrottleEvents', index);
+    usingMetrics[`${name}Writes`] = throttleEvents('WriteThrottleEvents', index);
+  }
   return new MathExpression({
-    // An index whose writes are throttled throttles the table's writes that feed it.
-    expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)',
-    usingMetrics: {
-      tableReads: throttleEvents('ReadThrottleEvents'),
-      tableWrites: throttleEvents('WriteThrottleEvents'),
-      indexReads: throttleEvents('ReadThrottleEvents', { GlobalSecondaryIndexName: STATUS_INDEX.name }),
-      indexWrites: throttleEvents('WriteThrottleEvents', { GlobalSecondaryIndexName: STATUS_INDEX.name }),
-    },
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics,
     period: PERIOD,
     label: 'DynamoDB throttle events',
   });

@@ -1,6 +1,8 @@
-// Everything that differs between staging and production, in one typed place: the stack reads no
-// other per-stage value, so comparing the two objects below is comparing the two environments.
+// Every tunable of a stage, each with what it trades, and everything that differs between staging and
+// production, in one typed place: the stack reads no other per-stage value, so comparing the two objects
+// below is comparing the two environments.
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { MethodLoggingLevel } from 'aws-cdk-lib/aws-apigateway';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -13,47 +15,88 @@ export type CacheClusterSize = '0.5' | '1.6' | '6.1' | '13.5' | '28.4' | '58.2' 
 export type WarmThroughput = { readUnitsPerSecond: number; writeUnitsPerSecond: number };
 
 export type StageSettings = {
+  /**
+   * The stage's name, in its stack's and resources' names (`petstore-<name>`).
+   * Not a tunable: a new name is a new stack, and the old one's resources are left behind.
+   */
   name: StageName;
-  /** The CDK Stage id: `cdk.out/assembly-<id>/` and the `<id>/*` stack selector of `cdk deploy`. */
+  /**
+   * The CDK Stage id: `cdk.out/assembly-<id>/` and the `<id>/*` stack selector of `cdk deploy`.
+   * Not a tunable: the deploy commands, the workflow and the tools name it.
+   */
   id: 'Staging' | 'Production';
-  /** API Gateway stage limits, for all clients together (requests per second, bucket size). */
+  /**
+   * API Gateway stage limits of each method, for all clients together (requests per second, bucket size).
+   * Higher: more traffic served before 429s; lower: less that a flood can cost in Lambda and DynamoDB.
+   */
   throttling: { rateLimit: number; burstLimit: number };
   /**
    * One API key's share, enforced by the stage's usage plan: the authorizer names the key
    * (usageIdentifierKey) and `npm run keys -- create --stage` registers it in the plan.
+   * Higher: a busy client is refused less; lower: a runaway client or a leaked key takes less of the stage.
    */
   perKeyLimits: { rateLimit: number; burstLimit: number; requestsPerDay: number };
-  /** Lambda, access-log and execution-log retention. */
+  /**
+   * How long API Gateway keeps the authorizer's answer (its policy) for a key (0: not at all, at most
+   * 3,600): a revoked key keeps working through API Gateway for up to this long.
+   * Longer: fewer authorizer invocations and DynamoDB reads; shorter: a revoked key stops sooner.
+   */
+  authorizerCacheSeconds: number;
+  /**
+   * Lambda, access-log and execution-log retention.
+   * Longer: older incidents can still be read; shorter: less CloudWatch Logs storage to pay for.
+   */
   logRetention: RetentionDays;
-  /** What deleting the stack does to the table, its cursor secret, log groups and alarm key. */
+  /**
+   * API Gateway's execution logs (never data traces, which would log the API key).
+   * INFO: each request's steps (authorizer, integration), for debugging; ERROR: failures only, less to pay.
+   */
+  executionLogLevel: MethodLoggingLevel;
+  /**
+   * What deleting the stack does to the table, its cursor secret, log groups and alarm key.
+   * RETAIN: the data outlives a deleted stack; DESTROY: nothing is left behind to pay for or clean up.
+   */
   removalPolicy: RemovalPolicy;
+  /**
+   * DynamoDB's deletion protection of the table.
+   * On: no one deletes the table by mistake; off: the stack can be deleted without a manual step.
+   */
   deletionProtection: boolean;
+  /**
+   * Every function's memory, and with it its CPU (Lambda gives CPU in proportion).
+   * More: lower latency and shorter cold starts; less: a lower price per millisecond.
+   */
   functionMemoryMb: number;
   /**
    * The partition keys pets are spread over (shared/store/table.ts), set when the table is made: it
    * may grow later, never shrink (docs/capacity.md).
+   * More: each key takes less of the traffic; fewer: a list page crosses fewer shards (fewer queries).
    */
   petShards: number;
   /**
    * How CodeDeploy moves each function's `live` alias to a new version. The stage's alarms
    * (lib/functions/petstore-rollout.ts) stop and roll back a rollout while it shifts.
+   * Canary: a bad version reaches a share of the requests before it is rolled back; all at once: quick.
    */
   rollout: ILambdaDeploymentConfig;
   /**
    * A WAF web ACL in front of the stage (lib/api/petstore-firewall.ts): AWS managed rules and a limit
    * per client IP address, over WAF's 5-minute window. Undefined: no web ACL.
+   * Lower: a flood from one address is blocked sooner; higher: a busy client behind one address is not.
    */
   firewall?: { requestsPerIpPer5Minutes: number };
   /**
    * A regional custom domain whose base path `v1` maps to the stage, so that the base address is
    * `https://<domainName>/v1`. Not in the objects below: lib/petstore-app.ts reads it from the
    * context (`<stage>:domainName`, `<stage>:certificateArn`), since it is each operator's own.
+   * With one: an address that outlives the stack; without: no certificate or DNS record to keep.
    */
   customDomain?: { domainName: string; certificateArn: string };
   /**
    * API Gateway's stage cache for `GET /pets` (lib/api/petstore-api.ts): a cache cluster of this size
    * (billed by the hour), each page kept `ttlSeconds` (at most `LIST_PAGE_MAX_AGE_SECONDS`, the
    * contract's bound) under its query parameters, never the API key. Undefined: no cache cluster.
+   * Longer TTL: fewer listPets invocations and reads, staler pages; bigger cluster: more held, by the hour.
    */
   listCache?: { ttlSeconds: number; clusterSizeGb: CacheClusterSize };
   /**
@@ -61,14 +104,33 @@ export type StageSettings = {
    * without it a new on-demand table starts near 12,000 read and 4,000 write units a second and
    * doubles at most every 30 minutes. Raising it is billed once; lowering it is not possible.
    * Undefined: DynamoDB's own.
+   * Higher: a launch's traffic is served from its first second; lower: less to pay, once.
    */
   warmThroughput?: { table: WarmThroughput; statusIndex: WarmThroughput };
+  /**
+   * The thresholds of lib/petstore-alarms.ts, which tell on-call and roll back a rollout.
+   * Lower: a failure or a bad release is caught sooner; higher: fewer false alarms and rollbacks.
+   */
   alarms: {
-    /** 5xx answers (API Gateway's own included) in 5 minutes. */
+    /**
+     * 5xx answers (API Gateway's own included) in 5 minutes.
+     * Lower: on-call hears of fewer failures; higher: a few stray errors wake no one.
+     */
     serverErrorsPer5Minutes: number;
-    /** p99 of API Gateway's Latency, per minute, in 3 of the last 5 minutes. */
+    /**
+     * p99 of API Gateway's Latency, per minute, in `p99LatencyWindow`'s minutes.
+     * Lower: a slow release is caught; higher: slow spells (cold starts after a deploy) raise no alarm.
+     */
     p99LatencyMs: number;
-    /** Failed invocations (crashes, timeouts) of one route function in 5 minutes. */
+    /**
+     * How many minutes (`datapointsToAlarm`) of the last `evaluationPeriods` must be over p99LatencyMs.
+     * Fewer, of a shorter window: it fires sooner, within a canary's wait; more: deaf to a slow minute.
+     */
+    p99LatencyWindow: { datapointsToAlarm: number; evaluationPeriods: number };
+    /**
+     * Failed invocations (crashes, timeouts) of one route function in 5 minutes.
+     * Lower: a crashing release is rolled back at its first failures; higher: a stray timeout is not.
+     */
     functionErrorsPer5Minutes: number;
   };
 };
@@ -79,14 +141,21 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     id: 'Staging',
     throttling: { rateLimit: 20, burstLimit: 40 },
     perKeyLimits: { rateLimit: 5, burstLimit: 10, requestsPerDay: 10_000 },
+    authorizerCacheSeconds: 300,
     logRetention: RetentionDays.TWO_WEEKS,
+    executionLogLevel: MethodLoggingLevel.ERROR,
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     functionMemoryMb: 256,
     // As production, so that staging rehearses its layout: on-demand tables cost nothing per key.
     petShards: PET_SHARDS,
     rollout: LambdaDeploymentConfig.ALL_AT_ONCE,
-    alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 2_000, functionErrorsPer5Minutes: 5 },
+    alarms: {
+      serverErrorsPer5Minutes: 5,
+      p99LatencyMs: 2_000,
+      p99LatencyWindow: { datapointsToAlarm: 3, evaluationPeriods: 5 },
+      functionErrorsPer5Minutes: 5,
+    },
   },
   production: {
     name: 'production',
@@ -96,7 +165,9 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     // these limits give at this size; they stop a runaway client, a leaked key or a loop.
     throttling: { rateLimit: 90_000, burstLimit: 5_000 },
     perKeyLimits: { rateLimit: 20_000, burstLimit: 2_000, requestsPerDay: 1_500_000_000 },
+    authorizerCacheSeconds: 300,
     logRetention: RetentionDays.THREE_MONTHS,
+    executionLogLevel: MethodLoggingLevel.ERROR,
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     functionMemoryMb: 512,
@@ -114,6 +185,12 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
       table: { readUnitsPerSecond: 40_000, writeUnitsPerSecond: 20_000 },
       statusIndex: { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 15_000 },
     },
-    alarms: { serverErrorsPer5Minutes: 5, p99LatencyMs: 1_000, functionErrorsPer5Minutes: 1 },
+    alarms: {
+      serverErrorsPer5Minutes: 5,
+      p99LatencyMs: 1_000,
+      // Within the canary's 5 minutes, so that it can judge it; deaf to one slow minute.
+      p99LatencyWindow: { datapointsToAlarm: 3, evaluationPeriods: 5 },
+      functionErrorsPer5Minutes: 1,
+    },
   },
 };

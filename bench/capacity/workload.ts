@@ -15,6 +15,7 @@ import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { lambdaContext } from '#local/lambda/context.ts';
 import { createSourceFunctions } from '#local/lambda/source-functions.ts';
 import { seededRandom } from '#local/dynamodb/seed-pets.ts';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { Pet, PetStatus } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
@@ -178,7 +179,7 @@ export async function runWorkload({
       requests.push({
         operation: 'authorizer',
         count,
-        cache: { key: key.key, ttlSeconds: AUTHORIZER.resultsCacheTtlSeconds },
+        cache: { key: key.key, ttlSeconds: STAGE_SETTINGS.production.authorizerCacheSeconds },
         entries: recorder.take(),
       });
     }

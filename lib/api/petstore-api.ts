@@ -1,6 +1,6 @@
 // The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer (the
 // routes' functions; 404 and 405 answered by API Gateway itself), gateway responses as Error objects,
-// throttling, JSON access logs, execution logs of errors, X-Ray and the per-key usage plan. As the settings
+// throttling, JSON access logs, execution logs, X-Ray and the per-key usage plan. As the settings
 // say: the stage cache of `GET /pets`, and a regional custom domain whose base path `v1` maps to stage `v1`.
 import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
@@ -10,7 +10,6 @@ import {
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
-  MethodLoggingLevel,
   Period,
   RestApi,
   SecurityPolicy,
@@ -64,7 +63,7 @@ export class PetstoreApi extends Construct {
       throttlingRateLimit: settings.throttling.rateLimit,
       throttlingBurstLimit: settings.throttling.burstLimit,
       metricsEnabled: true,
-      loggingLevel: MethodLoggingLevel.ERROR,
+      loggingLevel: settings.executionLogLevel,
       // Data traces would log request headers, Authorization (the API key) included.
       dataTraceEnabled: false,
     } satisfies MethodDeploymentOptions;
@@ -105,7 +104,7 @@ export class PetstoreApi extends Construct {
       handler: authorizerFunction,
       identitySource: IdentitySource.header(AUTHORIZER.header),
       validationRegex: AUTHORIZER.validationRegex,
-      resultsCacheTtl: Duration.seconds(AUTHORIZER.resultsCacheTtlSeconds),
+      resultsCacheTtl: Duration.seconds(settings.authorizerCacheSeconds),
     });
     this.addMethods(routeFunctions, authorizer, settings.listCache !== undefined);
 

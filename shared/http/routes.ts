@@ -34,8 +34,8 @@ export const AUTHORIZER = {
    * match; the authorizer takes the key from the same pattern's group.
    */
   validationRegex: '^[Bb][Ee][Aa][Rr][Ee][Rr] +(\\S+) *$',
-  /** A revoked key keeps working through API Gateway for at most this long (its policy cache). */
-  resultsCacheTtlSeconds: 300,
+  // How long API Gateway caches the authorizer's answer to a key is a stage setting, not the API's:
+  // `authorizerCacheSeconds` in lib/stage-settings.ts.
 } as const;
 
 /**

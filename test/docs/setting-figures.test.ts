@@ -11,7 +11,7 @@ import { RETRY_AFTER_SECONDS } from '#shared/api-error.ts';
 import { MAX_BODY_BYTES } from '#shared/http/json-body.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
-import { AUTHORIZER, LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
+import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import { NAME_MAX_CODE_POINTS, PAGE_SIZE } from '#shared/schemas.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS, SPREAD_FIRST_ROUND } from '#shared/store/id-allocator.ts';
 import { PET_READ_CACHE_ENTRIES } from '#shared/store/pet-read-cache.ts';
@@ -22,6 +22,9 @@ import { ASSUMPTIONS } from '#bench/cost.ts';
 import { projectFiles, readRepoFile, REPO_ROOT } from '#test/support/repository.ts';
 
 const { staging, production } = STAGE_SETTINGS;
+// The documents quote one of each for both stages (a test below holds them equal).
+const { authorizerCacheSeconds } = production;
+const latencyWindow = production.alarms.p99LatencyWindow;
 const minutes = (seconds: number) => seconds / 60;
 const hours = (seconds: number) => seconds / 3600;
 
@@ -33,17 +36,17 @@ const quote = (pattern: RegExp, ...figures: number[]): Quote => ({ pattern, figu
 
 const SETTINGS: Setting[] = [
   {
-    setting: 'AUTHORIZER.resultsCacheTtlSeconds (shared/http/routes.ts)',
+    setting: 'authorizerCacheSeconds (lib/stage-settings.ts)',
     quotes: [
-      quote(/authorizer cache TTL \((\d+) s\)/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/caches the authorizer's answers for (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/result cache (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/Authorizer cache (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/the authorizer cache \((\d+) s per key\)/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/caches the policy per key for (\d+) s/, AUTHORIZER.resultsCacheTtlSeconds),
-      quote(/revoked key is refused within (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
-      quote(/revoked key keeps working for up to (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
-      quote(/one miss per key and (\d+) minutes/, minutes(AUTHORIZER.resultsCacheTtlSeconds)),
+      quote(/authorizer cache TTL \((\d+) s\)/, authorizerCacheSeconds),
+      quote(/caches the authorizer's answers for (\d+) s/, authorizerCacheSeconds),
+      quote(/result cache (\d+) s/, authorizerCacheSeconds),
+      quote(/Authorizer cache (\d+) s/, authorizerCacheSeconds),
+      quote(/the authorizer cache \((\d+) s per key\)/, authorizerCacheSeconds),
+      quote(/caches the policy per key for (\d+) s/, authorizerCacheSeconds),
+      quote(/revoked key is refused within (\d+) minutes/, minutes(authorizerCacheSeconds)),
+      quote(/revoked key keeps working for up to (\d+) minutes/, minutes(authorizerCacheSeconds)),
+      quote(/one miss per key and (\d+) minutes/, minutes(authorizerCacheSeconds)),
       quote(
         /(\d+) % for a key that sends a request every (\d+) s/,
         ASSUMPTIONS.authorizerCacheHitRate * 100,
@@ -305,9 +308,14 @@ const SETTINGS: Setting[] = [
         production.alarms.serverErrorsPer5Minutes,
       ),
       quote(
-        /3 of the last 5 minutes \| ≥ ([\d,]+) ms \| ≥ ([\d,]+) ms/,
+        /of the last \d+ minutes \| ≥ ([\d,]+) ms \| ≥ ([\d,]+) ms/,
         staging.alarms.p99LatencyMs,
         production.alarms.p99LatencyMs,
+      ),
+      quote(
+        /(\d+) of the last (\d+) minutes/,
+        latencyWindow.datapointsToAlarm,
+        latencyWindow.evaluationPeriods,
       ),
       quote(
         /failed invocations of a route function in 5 minutes \| ≥ (\d+) \| ≥ (\d+)/,
@@ -353,6 +361,11 @@ describe('the settings the documents quote', () => {
     expect(DOCUMENTS.map(({ path }) => path)).toEqual(
       expect.arrayContaining(['README.md', 'docs/api.md', 'docs/deployment.md', 'openapi.json']),
     );
+  });
+
+  it('quotes the one authorizer cache TTL and latency window that both stages have', () => {
+    expect(staging.authorizerCacheSeconds).toBe(authorizerCacheSeconds);
+    expect(staging.alarms.p99LatencyWindow).toEqual(latencyWindow);
   });
 
   it.each(SETTINGS)('$setting: every document says what the code says', ({ setting, quotes }) => {

@@ -187,10 +187,11 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       });
     });
 
-    test('DynamoDB throttle events of the table and its index, reads and writes, missing data as zero', () => {
+    test('DynamoDB throttle events of the table and each index, reads and writes, missing data as zero', () => {
       const metrics = alarm('DynamoDbThrottles').Metrics as Properties[];
       expect(metrics[0]).toMatchObject({
-        Expression: 'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(indexReads, 0) + FILL(indexWrites, 0)',
+        Expression:
+          'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(byStatusReads, 0) + FILL(byStatusWrites, 0)',
       });
       const index = (metricName: string) =>
         metrics.find(

@@ -20,7 +20,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   const [stageId, apiStage] = stage.only('AWS::ApiGateway::Stage');
   const [authorizerId, authorizer] = stage.only('AWS::ApiGateway::Authorizer');
 
-  test('the REST API and its stage v1: throttling, JSON access logs, error execution logs, X-Ray', () => {
+  test("the REST API and its stage v1: throttling, JSON access logs, the stage's execution logs, X-Ray", () => {
     expect(api.Properties).toMatchObject({
       Name: `petstore-${name}`,
       ApiKeySourceType: 'AUTHORIZER',
@@ -38,7 +38,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       expect(entry).toMatchObject({
         ThrottlingRateLimit: settings.throttling.rateLimit,
         ThrottlingBurstLimit: settings.throttling.burstLimit,
-        LoggingLevel: 'ERROR',
+        LoggingLevel: settings.executionLogLevel,
         DataTraceEnabled: false,
         MetricsEnabled: true,
       });
@@ -70,7 +70,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       RestApiId: ref(apiId),
       IdentitySource: `method.request.header.${AUTHORIZER.header}`,
       IdentityValidationExpression: AUTHORIZER.validationRegex,
-      AuthorizerResultTtlInSeconds: AUTHORIZER.resultsCacheTtlSeconds,
+      AuthorizerResultTtlInSeconds: settings.authorizerCacheSeconds,
     });
     const uri = JSON.stringify(authorizer.Properties.AuthorizerUri);
     expect(uri).toContain(JSON.stringify(ref(liveAliasOf(stage, 'AuthorizerFunction'))));

@@ -63,7 +63,7 @@ describe.each([
     expect(template.authorizer).toEqual({
       header: AUTHORIZER.header,
       validationRegex: AUTHORIZER.validationRegex,
-      resultsCacheTtlSeconds: AUTHORIZER.resultsCacheTtlSeconds,
+      resultsCacheTtlSeconds: STAGE_SETTINGS[stage as StageName].authorizerCacheSeconds,
       functionName: 'AuthorizerFunction:live',
     });
   });
