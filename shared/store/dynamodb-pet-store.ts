@@ -12,6 +12,7 @@ import {
   LIST_FILTERS,
   LIST_FILTER_NAMES,
   PET_SHARDS,
+  filterPartition,
   idSortKey,
   petItemKey,
   petPartition,
@@ -28,9 +29,10 @@ function partitionsOf(filter: ListFilters) {
     throw new Error(`listPets reads one index: ListPetsQuery must refuse ${given.join(' with ')}`);
   const [name] = given as [ListFilterName?];
   if (name === undefined) return { partition: petPartition, index: undefined };
-  const { index, partition } = LIST_FILTERS[name];
-  const value = filter[name] as NonNullable<ListFilters[typeof name]>;
-  return { partition: (shard: number) => partition(value, shard), index };
+  return {
+    partition: (shard: number) => filterPartition(name, filter[name], shard),
+    index: LIST_FILTERS[name].index,
+  };
 }
 
 export type PetStoreOptions = {

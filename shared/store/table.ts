@@ -61,14 +61,19 @@ export const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
   ...new Set(LIST_FILTER_NAMES.map((name) => LIST_FILTERS[name].index)),
 ];
 
+/** The partition that holds a filter's value in a shard (the schemas type each value as its field's). */
+export function filterPartition(name: ListFilterName, value: unknown, shard: number): string {
+  return (LIST_FILTERS[name] as ListFilter<unknown>).partition(value, shard);
+}
+
 /** The index keys of each filter the pet has a value of. */
 export function petIndexKeys(pet: Pet): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const name of LIST_FILTER_NAMES) {
     const value = pet[name];
     if (value === undefined) continue;
-    const { index, partition } = LIST_FILTERS[name];
-    keys[index.partitionKey] = partition(value, petShardOf(pet.id));
+    const { index } = LIST_FILTERS[name];
+    keys[index.partitionKey] = filterPartition(name, value, petShardOf(pet.id));
     keys[index.sortKey] = idSortKey(pet.id);
   }
   return keys;

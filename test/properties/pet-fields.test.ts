@@ -71,7 +71,11 @@ describe("the pet's fields, end to end", () => {
         expect(pet).toEqual({ id: pet.id, ...NewPet.parse(body) });
 
         expect(bodyOf(await proxy.invoke(getPet, proxy.getPetRequest(String(pet.id))))).toEqual(pet);
-        for (const filter of ['', ...LIST_FILTER_NAMES.map((name) => `&${name}=${String(pet[name])}`)]) {
+        const filters = LIST_FILTER_NAMES.filter((name) => pet[name] !== undefined);
+        for (const filter of [
+          '',
+          ...filters.map((name) => `&${name}=${encodeURIComponent(String(pet[name]))}`),
+        ]) {
           const page = parseJson(
             (await proxy.invoke(listPets, proxy.listPetsRequest(`limit=100${filter}`))).text,
           );
