@@ -2,8 +2,9 @@
 // (bench/baselines/: the least code that makes the same single DynamoDB call with the AWS SDK, bundled
 // the same way). Two references stand beside them, measured but not targeted: the baseline as CDK's
 // NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
+import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '#functions/manifests.ts';
 import type { FunctionName } from '#functions/manifests.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,12 +28,10 @@ const subject = (name: SubjectName, file: string): Subject => ({
   floorEntry: `bench/floors/${file}.ts`,
 });
 
-export const SUBJECTS: Subject[] = [
-  subject('listPets', 'list-pets'),
-  subject('getPet', 'get-pet'),
-  subject('createPet', 'create-pet'),
-  subject('authorizer', 'authorizer'),
-];
+/** Every function of functions/manifests.ts; its baseline and floor are named like its module. */
+export const SUBJECTS: Subject[] = FUNCTION_NAMES.map((name) =>
+  subject(name, basename(FUNCTION_MANIFESTS[name].entry, '.ts')),
+);
 
 /** The module a variant bundles, relative to the project root. */
 export function entryOf(subject: Subject, variant: Variant): string {

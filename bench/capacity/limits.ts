@@ -4,6 +4,7 @@
 // is reached is its ceiling, and the lowest ceiling is the whole path's.
 import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
+import { ROUTES } from '#shared/http/routes.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
 import { POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
@@ -117,9 +118,7 @@ export function pathLimits(inputs: PathInputs): Limit[] {
   const loads = (rate: number) => functionLoads(inputs, rate);
   const busiestKey = busiestKeyShare(mix);
   const busiestShare = Math.max(
-    ...['listPets', 'getPet', 'createPet'].map(
-      (operation) => operationSample(sample, operation).size / sample.size,
-    ),
+    ...ROUTES.map(({ operationId }) => operationSample(sample, operationId).size / sample.size),
   );
   const busiestMethod = (rate: number) => rate * busiestShare;
   const tables = (rate: number) => tableLoads(sample, rate);

@@ -1,6 +1,7 @@
 // The capacity model's findings for one layout, as kept in bench/capacity/results.json, and printed
 // as Markdown tables that paste into docs/capacity.md: the hottest keys, every limit on the path with
 // the ceiling it sets, the quota plan, and the cost at the target.
+import { FUNCTION_NAMES } from '#functions/manifests.ts';
 import { PARTITION_LIMITS, ceilingOf, keyName, loadAt, operationSample } from '#bench/capacity/model.ts';
 import type { KeyLoad, Sample } from '#bench/capacity/model.ts';
 import { TARGET } from '#bench/capacity/mix.ts';
@@ -15,7 +16,6 @@ import type { LimitFinding } from '#bench/capacity/quotas.ts';
  */
 const kindOf = (key: string) =>
   key.replace(/#\d+$/, '#<shard>').replace(/^IDEMPOTENCY#.*$/, 'IDEMPOTENCY#<record>');
-const OPERATIONS = ['listPets', 'getPet', 'createPet', 'authorizer'] as const;
 
 type KeyFigures = { key: string; readUnits: number; writeUnits: number; share: number };
 type Spread = { max: number; average: number };
@@ -69,7 +69,7 @@ export function findings(
   const rate = Math.max(TARGET.createsPerSecond / creates, TARGET.readsPerSecond / reads);
   const ceiling = ceilingOf(sample);
   const operations = Object.fromEntries(
-    OPERATIONS.map((operation) => {
+    FUNCTION_NAMES.map((operation) => {
       // The authorizer's calls stand for every request of their key: its rate is the API's.
       const alone = ceilingOf(operationSample(sample, operation));
       // Unbounded: a cache answers all but a bounded number of misses, whatever the rate.
