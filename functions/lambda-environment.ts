@@ -52,7 +52,8 @@ export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
   return {
     settings,
     table: createTableClient({
-      tableName: SETTING_READERS.tableName(),
+      // Every manifest's settings start with it.
+      tableName: (settings as { tableName: string }).tableName,
       documentClient: createDocumentClient(),
     }),
     observability: createObservability(),

@@ -2,6 +2,7 @@
 // its handler module, the settings its composition root reads, what it may do on the table, and the
 // requests a new version must answer before taking traffic. Plain data: the routes, the stack, the
 // local runners, the bench and the rollout hooks all read it. Adding a function: an entry, a module.
+import type { LambdaSetting } from '#functions/lambda-environment.ts';
 import type { TableAccess } from '#shared/store/table-access.ts';
 
 /** A request a new version answers rightly whatever the table holds, writing nothing. */
@@ -21,7 +22,7 @@ export type FunctionManifest = {
   /** The handler module, relative to the project root: what is bundled and deployed. */
   entry: string;
   /** What its composition root reads from its environment (functions/lambda-environment.ts). */
-  settings: readonly ('tableName' | 'cursorSecret' | 'petShards')[];
+  settings: readonly ['tableName', ...Exclude<LambdaSetting, 'tableName'>[]];
   tableAccess: TableAccess;
   /** Its rollout check (functions/rollout-checks.ts): requests, or the authorizer's hook key probes. */
   rolloutCheck: RolloutRequest | 'hookKey';
@@ -82,4 +83,5 @@ export const FUNCTION_MANIFESTS = {
 } as const satisfies Record<string, FunctionManifest>;
 
 export type FunctionName = keyof typeof FUNCTION_MANIFESTS;
-export const FUNCTION_NAMES = Object.keys(FUNCTION_MANIFESTS) as FunctionName[];
+export const FUNCTION_NAMES = /* @__PURE__ */ Object.keys(FUNCTION_MANIFESTS) as FunctionName[];
+export const isFunctionName = (name: string): name is FunctionName => Object.hasOwn(FUNCTION_MANIFESTS, name);

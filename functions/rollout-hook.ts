@@ -6,14 +6,15 @@ import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { createRolloutHookHandler } from '#functions/rollout-hook-handler.ts';
 import { rolloutProbes } from '#functions/rollout-checks.ts';
-import type { FunctionName } from '#functions/manifests.ts';
+import { isFunctionName } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { createObservability } from '#shared/observability.ts';
 
 const target = requireEnv('PETSTORE_ROLLOUT_TARGET');
-const probes = rolloutProbes(requireEnv('PETSTORE_ROLLOUT_CHECK') as FunctionName, {
-  hookKey: process.env.PETSTORE_ROLLOUT_HOOK_KEY,
-});
+const checked = requireEnv('PETSTORE_ROLLOUT_CHECK');
+if (!isFunctionName(checked))
+  throw new Error(`PETSTORE_ROLLOUT_CHECK names no function of functions/manifests.ts: "${checked}"`);
+const probes = rolloutProbes(checked, { hookKey: process.env.PETSTORE_ROLLOUT_HOOK_KEY });
 const lambda = new LambdaClient({});
 const codeDeploy = new CodeDeployClient({});
 const utf8 = new TextDecoder();

@@ -67,7 +67,8 @@ export class PetstoreAlarms extends Construct {
     const sumOf = { period: PERIOD, statistic: 'Sum' };
     const p99Of = { period: LATENCY_PERIOD, statistic: 'p99' };
     const latencyWindow = thresholds.p99LatencyWindow;
-    const inWindow = `in ${latencyWindow.datapointsToAlarm} of the last ${latencyWindow.evaluationPeriods} minutes`;
+    const { datapointsToAlarm, evaluationPeriods } = latencyWindow;
+    const inWindow = `in ${datapointsToAlarm} of the last ${evaluationPeriods} minutes`;
 
     // The whole stage's health, for on-call: API Gateway's own 5xx included. No rollout watches
     // them, so that one function's incident does not roll back another function's release.
@@ -122,7 +123,7 @@ export class PetstoreAlarms extends Construct {
     this.alarm('DynamoDbThrottles', {
       metric: dynamoDbThrottles(table),
       threshold: 1,
-      description: 'DynamoDB throttled reads or writes of the table or its index.',
+      description: 'DynamoDB throttled reads or writes of the table or its indexes.',
     });
   }
 
@@ -229,8 +230,10 @@ function dynamoDbThrottles(table: ITable): MathExpression {
   };
   for (const { name } of SECONDARY_INDEXES) {
     const index = { GlobalSecondaryIndexName: name };
-    usingMetrics[`${name}Reads`] = throttleEvents('ReadThrottleEvents', index);
-    usingMetrics[`${name}Writes`] = throttleEvents('WriteThrottleEvents', index);
+    // A metric id is a lower-case letter, then letters, digits and _: an index name may hold - and .
+    const id = `index_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+    usingMetrics[`${id}_reads`] = throttleEvents('ReadThrottleEvents', index);
+    usingMetrics[`${id}_writes`] = throttleEvents('WriteThrottleEvents', index);
   }
   return new MathExpression({
     expression: Object.keys(usingMetrics)

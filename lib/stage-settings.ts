@@ -114,7 +114,7 @@ export type StageSettings = {
   alarms: {
     /**
      * 5xx answers (API Gateway's own included) in 5 minutes.
-     * Lower: on-call hears of fewer failures; higher: a few stray errors wake no one.
+     * Lower: on-call hears of smaller incidents; higher: a few stray errors wake no one.
      */
     serverErrorsPer5Minutes: number;
     /**

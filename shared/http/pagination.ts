@@ -26,7 +26,8 @@ const NO_FILTER = '*';
 function filterOf(query: ListFilters): string {
   const values = LIST_FILTER_NAMES.map((name) => {
     const value = query[name];
-    return value === undefined ? NO_FILTER : encodeURIComponent(String(value));
+    // `*` escaped too: a value of `*` is not the absence of a filter.
+    return value === undefined ? NO_FILTER : encodeURIComponent(String(value)).replaceAll('*', '%2A');
   });
   while (values.length > 1 && values.at(-1) === NO_FILTER) values.pop();
   return values.join(',');

@@ -14,13 +14,13 @@ export type OperationId = {
 export type Route = { [Name in OperationId]: { operationId: Name } & Manifests[Name]['route'] }[OperationId];
 
 /** Each function's route (functions/manifests.ts), in the manifests' order. */
-export const ROUTES: readonly Route[] = FUNCTION_NAMES.flatMap((name) => {
+export const ROUTES: readonly Route[] = /* @__PURE__ */ FUNCTION_NAMES.flatMap((name) => {
   const manifest: FunctionManifest = FUNCTION_MANIFESTS[name];
   return manifest.route ? [{ operationId: name, ...manifest.route } as Route] : [];
 });
 
 /** The methods each known path offers, for 405 answers and their Allow header. */
-export const ALLOWED_METHODS: Record<string, string[]> = Object.fromEntries(
+export const ALLOWED_METHODS: Record<string, string[]> = /* @__PURE__ */ Object.fromEntries(
   [...new Set(ROUTES.map((route) => route.path))].map((path) => [
     path,
     ROUTES.filter((route) => route.path === path).map((route) => route.method),

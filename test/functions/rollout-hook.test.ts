@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
 import { checkVersion, rolloutProbes } from '#functions/rollout-checks.ts';
+import { FUNCTION_NAMES, isFunctionName } from '#functions/manifests.ts';
 import type { Invoke } from '#functions/rollout-checks.ts';
 import type { createRolloutHookHandler } from '#functions/rollout-hook-handler.ts';
 import { ROLLOUT_HOOK_KEY, ROLLOUT_HOOK_KEY_ITEM } from '#lib/functions/rollout-hooks.ts';
@@ -96,6 +97,11 @@ describe('the checks of a new version', () => {
 
   it('refuse to build the authorizer check without the hook key', () => {
     expect(() => rolloutProbes('authorizer', {})).toThrow(/needs the hook key/);
+  });
+
+  it("exist for every function of the manifests, and for nothing else the hook's setting may name", () => {
+    expect(FUNCTION_NAMES.every(isFunctionName)).toBe(true);
+    expect(['toString', 'constructor', 'nosuch', ''].filter(isFunctionName)).toEqual([]);
   });
 });
 

@@ -191,7 +191,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       const metrics = alarm('DynamoDbThrottles').Metrics as Properties[];
       expect(metrics[0]).toMatchObject({
         Expression:
-          'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(byStatusReads, 0) + FILL(byStatusWrites, 0)',
+          'FILL(tableReads, 0) + FILL(tableWrites, 0) + FILL(index_byStatus_reads, 0) + FILL(index_byStatus_writes, 0)',
       });
       const index = (metricName: string) =>
         metrics.find(

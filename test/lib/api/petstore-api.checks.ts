@@ -3,6 +3,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { API_METHODS } from '#shared/http/api-methods.ts';
+import { ListPetsQuery } from '#shared/schemas.ts';
 import {
   ALLOWED_METHODS,
   AUTHORIZER,
@@ -154,8 +155,9 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       ]);
     });
 
-    test('keys GET /pets by limit, status and cursor, none required, never by a header such as the key', () => {
-      expect([...listQuery].sort()).toEqual(['cursor', 'limit', 'status']);
+    test("keys GET /pets by every field of listPets' query, none required, never by a header such as the key", () => {
+      expect([...listQuery].sort()).toEqual(Object.keys(ListPetsQuery._zod.def.shape).sort());
+      expect([...listQuery]).toEqual(expect.arrayContaining(['cursor', 'limit', 'status']));
       const listPets = methodAt(stage, '/pets', 'GET');
       expect(listPets.RequestParameters).toEqual(
         Object.fromEntries(keyParameters.map((parameter) => [parameter, false])),

@@ -1,5 +1,5 @@
-// What each function's role allows (lib/data/table-access.ts, given to each function by
-// lib/functions/petstore-functions.ts): every statement of every role, pinned.
+// What each function's role allows (shared/store/table-access.ts, given to each function by its
+// entry in functions/manifests.ts, made statements by lib/data/table-access.ts): every one, pinned.
 import { describe, expect, test } from '@jest/globals';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
