@@ -27,7 +27,7 @@ describe('CONTRIBUTING.md', () => {
   it('names only npm scripts that exist', () => {
     const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
     const named = [...guide.matchAll(/npm run ([\w:-]+)/g)].map(([, script = '']) => script);
-    expect(named).toEqual(expect.arrayContaining(['openapi', 'typecheck', 'capacity']));
+    expect(named).toEqual(expect.arrayContaining(['openapi', 'capacity', 'jest']));
     expect(named.filter((script) => !(script in scripts))).toEqual([]);
   });
 
@@ -57,4 +57,32 @@ describe("the recipes' documentation steps", () => {
     expect(unreleased).not.toBe('');
     if (!released) expect(unreleased).not.toMatch(/^Nothing yet/);
   });
+
+  it('names each field and parameter that openapi.json adds to v1 in both changelogs, under Unreleased', () => {
+    const baseline = namesIn(readRepoJson('openapi.v1-baseline.json'));
+    expect([...baseline]).toEqual(expect.arrayContaining(['categoryId', 'limit', 'Idempotency-Key']));
+    const added = [...namesIn(readRepoJson('openapi.json'))].filter((name) => !baseline.has(name));
+    const changelogs = {
+      'CHANGELOG.md': changelog,
+      'client/CHANGELOG.md': readRepoFile('client/CHANGELOG.md'),
+    };
+    const missing = Object.entries(changelogs).flatMap(([file, text]) =>
+      added
+        .filter((name) => !section(text, 'Unreleased').includes(`\`${name}\``))
+        .map((name) => `${file}: name \`${name}\` under Unreleased`),
+    );
+    expect(missing).toEqual([]);
+  });
 });
+
+/** The names of every schema property and every parameter of an OpenAPI document. */
+function namesIn(document: unknown, names = new Set<string>()): Set<string> {
+  if (Array.isArray(document)) for (const item of document) namesIn(item, names);
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return names;
+  const node = document as Record<string, unknown>;
+  if (typeof node.name === 'string' && typeof node.in === 'string') names.add(node.name);
+  if (node.properties && typeof node.properties === 'object')
+    for (const name of Object.keys(node.properties)) names.add(name);
+  for (const value of Object.values(node)) namesIn(value, names);
+  return names;
+}
