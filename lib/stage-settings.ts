@@ -7,7 +7,7 @@ import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
-import { PET_SHARDS } from '#shared/store/table.ts';
+import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
 
 export type StageName = 'staging' | 'production';
 /** The sizes API Gateway offers a stage's cache cluster, in GB. */
@@ -100,13 +100,13 @@ export type StageSettings = {
    */
   listCache?: { ttlSeconds: number; clusterSizeGb: CacheClusterSize };
   /**
-   * What the table and its status index serve from their first second (DynamoDB's warm throughput):
+   * What the table and each index, by name, serve from their first second (DynamoDB's warm throughput):
    * without it a new on-demand table starts near 12,000 read and 4,000 write units a second and
    * doubles at most every 30 minutes. Raising it is billed once; lowering it is not possible.
-   * Undefined: DynamoDB's own.
+   * Undefined, or an index not named: DynamoDB's own.
    * Higher: a launch's traffic is served from its first second; lower: less to pay, once.
    */
-  warmThroughput?: { table: WarmThroughput; statusIndex: WarmThroughput };
+  warmThroughput?: { table: WarmThroughput; indexes: Partial<Record<string, WarmThroughput>> };
   /**
    * The thresholds of lib/petstore-alarms.ts, which tell on-call and roll back a rollout.
    * Lower: a failure or a bad release is caught sooner; higher: fewer false alarms and rollbacks.
@@ -183,7 +183,7 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     // The target from its first second, with a fifth in hand (docs/capacity.md).
     warmThroughput: {
       table: { readUnitsPerSecond: 40_000, writeUnitsPerSecond: 20_000 },
-      statusIndex: { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 15_000 },
+      indexes: { [STATUS_INDEX.name]: { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 15_000 } },
     },
     alarms: {
       serverErrorsPer5Minutes: 5,

@@ -102,9 +102,8 @@ export const ListPetsQuery = /* @__PURE__ */ pureSchema(() =>
   }),
 );
 export type ListPetsQuery = z.output<typeof ListPetsQuery>;
-/** The query's fields that are not a filter: the page size and the position. */
-export const LIST_PAGE_FIELDS = ['limit', 'cursor'] as const;
-export type ListFilters = Omit<ListPetsQuery, (typeof LIST_PAGE_FIELDS)[number]>;
+/** The query's filters: every field but the page size and the position. */
+export type ListFilters = Omit<ListPetsQuery, 'limit' | 'cursor'>;
 
 export const GetPetPath = /* @__PURE__ */ pureSchema(() =>
   z.object({

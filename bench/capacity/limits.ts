@@ -5,6 +5,7 @@
 import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ROUTES } from '#shared/http/routes.ts';
+import { STATUS_INDEX } from '#shared/store/table.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
 import { POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
@@ -274,7 +275,7 @@ export function pathLimits(inputs: PathInputs): Limit[] {
   ];
   for (const [index, label, own] of [
     ['table', 'table', warm?.table],
-    ['byStatus', 'status index', warm?.statusIndex],
+    [STATUS_INDEX.name, 'status index', warm?.indexes[STATUS_INDEX.name]],
   ] as const)
     for (const kind of ['read', 'write'] as const) {
       const units = (rate: number) => tables(rate)(index)[kind === 'read' ? 'readUnits' : 'writeUnits'];

@@ -5,7 +5,7 @@
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { SECONDARY_INDEXES, STATUS_INDEX, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
+import { SECONDARY_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
@@ -22,8 +22,7 @@ export class PetstoreTable extends Table {
       ...(settings.warmThroughput && { warmThroughput: settings.warmThroughput.table }),
     });
     for (const index of SECONDARY_INDEXES) {
-      // The capacity plan (docs/capacity.md) sizes the status index; an index added later starts cold.
-      const warmThroughput = index === STATUS_INDEX ? settings.warmThroughput?.statusIndex : undefined;
+      const warmThroughput = settings.warmThroughput?.indexes[index.name];
       this.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: stringKey(index.partitionKey),

@@ -16,7 +16,7 @@ import { NAME_MAX_CODE_POINTS, PAGE_SIZE } from '#shared/schemas.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS, SPREAD_FIRST_ROUND } from '#shared/store/id-allocator.ts';
 import { PET_READ_CACHE_ENTRIES } from '#shared/store/pet-read-cache.ts';
 import { RECORD_TTL_SECONDS } from '#shared/store/idempotency-records.ts';
-import { PET_SHARDS } from '#shared/store/table.ts';
+import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
 import { ASSUMPTIONS } from '#bench/cost.ts';
 import { projectFiles, readRepoFile, REPO_ROOT } from '#test/support/repository.ts';
@@ -195,15 +195,15 @@ const SETTINGS: Setting[] = [
       ),
       quote(
         /warm throughput, status index \| ([\d,]+) read, ([\d,]+) write units\/s/,
-        production.warmThroughput?.statusIndex.readUnitsPerSecond ?? 0,
-        production.warmThroughput?.statusIndex.writeUnitsPerSecond ?? 0,
+        production.warmThroughput?.indexes[STATUS_INDEX.name]?.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.indexes[STATUS_INDEX.name]?.writeUnitsPerSecond ?? 0,
       ),
       quote(
         /warm throughput, table; index \(read\/write units\/s\) \| DynamoDB's own \| ([\d,]+)\/([\d,]+); ([\d,]+)\/([\d,]+)/,
         production.warmThroughput?.table.readUnitsPerSecond ?? 0,
         production.warmThroughput?.table.writeUnitsPerSecond ?? 0,
-        production.warmThroughput?.statusIndex.readUnitsPerSecond ?? 0,
-        production.warmThroughput?.statusIndex.writeUnitsPerSecond ?? 0,
+        production.warmThroughput?.indexes[STATUS_INDEX.name]?.readUnitsPerSecond ?? 0,
+        production.warmThroughput?.indexes[STATUS_INDEX.name]?.writeUnitsPerSecond ?? 0,
       ),
     ],
   },

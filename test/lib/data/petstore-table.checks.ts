@@ -3,6 +3,7 @@ import { describe, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { synthesized } from '#test/lib/synthesize.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
+import { STATUS_INDEX } from '#shared/store/table.ts';
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
   const { settings, template, deletionPolicy: kept } = stage;
@@ -49,7 +50,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       WarmThroughput: units(warm?.table),
       GlobalSecondaryIndexes: [
-        Match.objectLike({ IndexName: 'byStatus', WarmThroughput: units(warm?.statusIndex) }),
+        Match.objectLike({ IndexName: 'byStatus', WarmThroughput: units(warm?.indexes[STATUS_INDEX.name]) }),
       ],
     });
   });
