@@ -36,7 +36,19 @@ export type GatewayRequest = {
 
 export type ApiGateway = (request: GatewayRequest) => Promise<APIGatewayProxyResult>;
 
-export type ApiGatewayOptions = { definition: ApiDefinition; functions: FunctionRunner; now?: () => number };
+export type ApiGatewayOptions = {
+  definition: ApiDefinition;
+  functions: FunctionRunner;
+  now?: () => number;
+  /** Where a fault of the gateway itself is reported; one JSON line on stderr unless a test listens. */
+  reportFault?: (fault: GatewayFault) => void;
+};
+
+/** An exception no step of the gateway expected: the client gets API Gateway's 502, the log the cause. */
+export type GatewayFault = { requestId: string; method: string; target: string; error: string };
+
+const faultToStderr = (fault: GatewayFault) =>
+  console.error(JSON.stringify({ time: new Date().toISOString(), level: 'ERROR', ...fault }));
 
 const decodeSegment = (segment: string) => {
   try {
@@ -76,7 +88,12 @@ function splitTarget(target: string) {
   };
 }
 
-export function createApiGateway({ definition, functions, now = Date.now }: ApiGatewayOptions): ApiGateway {
+export function createApiGateway({
+  definition,
+  functions,
+  now = Date.now,
+  reportFault = faultToStderr,
+}: ApiGatewayOptions): ApiGateway {
   const basePath = `/${definition.stageName}`;
   const resources = [...new Set(definition.methods.map((method) => method.resource))].map(compileResource);
   const authorize = createGatewayAuthorizer(definition.authorizer, functions, now);
@@ -210,5 +227,15 @@ export function createApiGateway({ definition, functions, now = Date.now }: ApiG
     return result;
   }
 
-  return (request) => handleGatewayRequest(request).catch(() => answerTo(request)('DEFAULT_5XX'));
+  return (request) =>
+    handleGatewayRequest(request).catch((error: unknown) => {
+      const { requestId, method, target } = request;
+      reportFault({
+        requestId,
+        method,
+        target,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      return answerTo(request)('DEFAULT_5XX');
+    });
 }

@@ -25,11 +25,19 @@ export type ProxyRequest = {
   requestId?: string;
 };
 
+/**
+ * Gathered in a Map and only then made an object (own properties, as Lambda's JSON.parse makes them):
+ * a name the client chose, such as `toString` or `__proto__`, is never looked up on a prototype.
+ */
 function multiValueMap(pairs: [string, string][]): Record<string, string[]> | null {
   if (pairs.length === 0) return null;
-  const map: Record<string, string[]> = {};
-  for (const [name, value] of pairs) (map[name] ??= []).push(value);
-  return map;
+  const map = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    const values = map.get(name);
+    if (values) values.push(value);
+    else map.set(name, [value]);
+  }
+  return Object.fromEntries(map);
 }
 
 const lastValues = (multi: Record<string, string[]> | null) =>

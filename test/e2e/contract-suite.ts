@@ -33,6 +33,9 @@ const MAX_PAGES = 1_000;
 /** An id no pet has: the largest the contract allows (2^53 - 1), far beyond any id the service hands out. */
 const ABSENT_ID = '9007199254740991';
 
+/** Names every JavaScript object answers to; a client may use any of them as a parameter or header. */
+const BUILT_IN_NAMES = ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty'];
+
 const expectError = (response: HttpResponse, status: number, code: string) => {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/json');
@@ -182,6 +185,24 @@ export function defineContractSuite(target: () => E2eTarget): void {
       expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
     });
 
+    it('answers a query parameter or header named like an object built-in as if it were absent', async () => {
+      for (const [target, status] of [
+        ['/v1/pets?limit=1', 200],
+        [`/v1/pets/${ABSENT_ID}`, 404],
+      ] as const) {
+        const expected = (await request(target)).json;
+        for (const name of BUILT_IN_NAMES) {
+          const joiner = target.includes('?') ? '&' : '?';
+          const asQuery = await request(`${target}${joiner}${name}=a`);
+          const asHeader = await request(target, { headers: { [name]: '1' } });
+          for (const { status: answered, json } of [asQuery, asHeader]) {
+            expect([name, answered]).toEqual([name, status]);
+            if (status === 404) expect(json).toEqual(expected);
+          }
+        }
+      }
+    });
+
     it.each([
       ['limit=0', 'limit'],
       ['limit=abc', 'limit'],
@@ -287,6 +308,17 @@ export function defineContractSuite(target: () => E2eTarget): void {
       },
       WHOLE_LISTING_MS,
     );
+
+    it('creates a pet with a query parameter and a header named like an object built-in', async () => {
+      const name = `e2e ${runId} Builtin`;
+      const created = await request('/v1/pets?__proto__=a&constructor=b', {
+        method: 'POST',
+        headers: { toString: '1', hasOwnProperty: '1' },
+        body: JSON.stringify({ name, categoryId }),
+      });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ name, categoryId });
+    });
 
     it('keeps int64 values exact in the raw response text', async () => {
       const body = `{"name":"e2e ${runId} Big","categoryId":9223372036854775807}`;
