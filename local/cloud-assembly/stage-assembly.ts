@@ -39,17 +39,18 @@ const nestedAssemblies = (dir: string) =>
     .map((artifact) => artifact.properties?.directoryName ?? '');
 
 /** The stage names of an app's nested assemblies: `assembly-Staging` is staging. */
-export const stagesIn = (outDir: string) =>
+const stagesIn = (outDir: string) =>
   nestedAssemblies(outDir).map((name) => name.replace(/^assembly-/, '').toLowerCase());
 
 /**
- * The stage's nested assembly (`assembly-Staging`), or else the directory itself, with its stack's
- * template.
+ * The stage's nested assembly (`assembly-Staging`) with its stack's template; or the directory itself
+ * when it is one stage's assembly, with no stage inside. An app's top level holds the deploy roles'
+ * stack, which is no stage.
  */
 function findStage(dir: string, stage: string): StageAssembly | undefined {
-  const nested = nestedAssemblies(dir).find(
-    (name) => name.toLowerCase() === `assembly-${stage.toLowerCase()}`,
-  );
+  const stages = nestedAssemblies(dir);
+  const nested = stages.find((name) => name.toLowerCase() === `assembly-${stage.toLowerCase()}`);
+  if (stages.length > 0 && !nested) return undefined;
   const assemblyDir = nested ? join(dir, nested) : dir;
   const stack = artifactsOf(assemblyDir).find((artifact) => artifact.type === 'aws:cloudformation:stack');
   const templateFile = stack?.properties?.templateFile;
@@ -89,9 +90,10 @@ export function projectStageAssembly(
   const outDir = join(projectRoot, 'cdk.out');
   const manifest = join(outDir, 'manifest.json');
   const newestInput = Math.max(...SYNTH_INPUTS.map((input) => newestChange(join(projectRoot, input))));
-  const current =
-    existsSync(manifest) && statSync(manifest).mtimeMs >= newestInput && findStage(outDir, stage);
-  if (!current || unbundled(outDir, current)) {
+  const fresh = existsSync(manifest) && statSync(manifest).mtimeMs >= newestInput;
+  const current = fresh && findStage(outDir, stage);
+  // A fresh cdk.out without the stage has no such stage: a synthesis would not add it.
+  if (!fresh || (current && unbundled(outDir, current))) {
     log('Synthesizing the app (cdk.out is missing, older than its sources, or without bundles)...');
     const synth = spawnSync(
       process.execPath,
@@ -107,17 +109,17 @@ export function projectStageAssembly(
       throw new Error(`cdk synth failed: ${reason ?? `exit code ${synth.status}`}`);
     }
   }
-  const found = findStage(outDir, stage);
-  if (!found)
-    throw new Error(`the app has no stage "${stage}": choose one of ${stagesIn(outDir).join(', ')}.`);
-  return found;
+  return findStage(outDir, stage) ?? noSuchStage(`the app has no stage "${stage}"`, outDir);
+}
+
+function noSuchStage(what: string, dir: string): never {
+  const stages = stagesIn(dir);
+  throw new Error(`${what}: ${stages.length > 0 ? `choose one of ${stages.join(', ')}` : 'it holds none'}.`);
 }
 
 /** A given cloud assembly (a copy of cdk.out, or one stage's directory of it), served as it is. */
 export function givenStageAssembly(dir: string, stage: string): StageAssembly {
   if (!existsSync(join(dir, 'manifest.json')))
     throw new Error(`${dir} is not a cloud assembly (no manifest.json).`);
-  const found = findStage(dir, stage);
-  if (!found) throw new Error(`${dir} holds no stack of stage "${stage}".`);
-  return found;
+  return findStage(dir, stage) ?? noSuchStage(`${dir} holds no stage "${stage}"`, dir);
 }
