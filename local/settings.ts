@@ -23,6 +23,15 @@ function wholeNumber(value: string | undefined, fallback: number, max: number, m
   return Number(value);
 }
 
+/** A setting read elsewhere, whose problem is one line. */
+function settingOrFail<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
 export function readStartSettings(env: NodeJS.ProcessEnv) {
   const port = wholeNumber(env.PORT, 3000, 65_535, 'PORT must be a port number');
   const cursorSecret = env.PETSTORE_CURSOR_SECRET || undefined;
@@ -39,7 +48,7 @@ export function readStartSettings(env: NodeJS.ProcessEnv) {
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    ...localDynamoDbOptions(env),
+    ...settingOrFail(() => localDynamoDbOptions(env)),
     apiKey,
     cursorSecret,
     seed,

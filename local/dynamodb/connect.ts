@@ -26,13 +26,23 @@ export type LocalDynamoDbOptions = {
   region?: string | undefined;
 };
 
-/** The options as the local tools take them from their environment. */
-export const localDynamoDbOptions = (env: NodeJS.ProcessEnv): LocalDynamoDbOptions => ({
-  endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
-  dataDir: env.PETSTORE_DATA_DIR || undefined,
-  tableName: env.PETSTORE_TABLE_NAME || undefined,
-  region: env.AWS_REGION || undefined,
-});
+/** DynamoDB's rule for a table name, checked first: a DynamoDB refusing the name is no bad endpoint. */
+const TABLE_NAME = /^[\w.-]{3,255}$/;
+
+/** The options as the local tools take them from their environment; a bad table name is one line. */
+export function localDynamoDbOptions(env: NodeJS.ProcessEnv): LocalDynamoDbOptions {
+  const tableName = env.PETSTORE_TABLE_NAME || undefined;
+  if (tableName !== undefined && !TABLE_NAME.test(tableName))
+    throw new LocalSetupError(
+      `PETSTORE_TABLE_NAME must be 3 to 255 letters, digits, "_", "-" or "." (DynamoDB's rule), not "${tableName}".`,
+    );
+  return {
+    endpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
+    dataDir: env.PETSTORE_DATA_DIR || undefined,
+    tableName,
+    region: env.AWS_REGION || undefined,
+  };
+}
 
 export type LocalDynamoDb = {
   endpoint: string;
@@ -45,12 +55,20 @@ export type LocalDynamoDb = {
   close(): Promise<void>;
 };
 
-/** The endpoint does not answer, or not as a DynamoDB: one line that says which. */
-function unreachable(endpoint: string, error: Error & { $metadata?: { httpStatusCode?: number } }) {
+type SdkError = Error & { $fault?: 'client' | 'server'; $metadata?: { httpStatusCode?: number } };
+
+/**
+ * The table could not be set up: the endpoint does not answer, answers not as a DynamoDB, or is a
+ * DynamoDB that refuses (an error of its own protocol, which the SDK marks with a fault): one line.
+ */
+function setupFailure(endpoint: string, tableName: string, error: SdkError) {
   const reason = error.message.split('\n')[0] || error.name;
-  const answered = error.$metadata?.httpStatusCode !== undefined;
+  if (error.$fault !== undefined && error.name.endsWith('Exception'))
+    return new LocalSetupError(
+      `DynamoDB at ${endpoint} refused to set up table ${tableName}: ${error.name} (${reason}).`,
+    );
   return new LocalSetupError(
-    answered
+    error.$metadata?.httpStatusCode !== undefined
       ? `${endpoint} answered, but not as a DynamoDB (${reason}): check AWS_ENDPOINT_URL_DYNAMODB.`
       : `DynamoDB at ${endpoint} is unreachable (${reason}): start it, or unset AWS_ENDPOINT_URL_DYNAMODB for the embedded one.`,
   );
@@ -77,7 +95,7 @@ export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pro
       await ensureTable(setupClient, tableName);
     } catch (error) {
       await close();
-      throw unreachable(endpoint, error as Error);
+      throw setupFailure(endpoint, tableName, error as SdkError);
     } finally {
       setupClient.destroy();
     }

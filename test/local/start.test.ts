@@ -72,6 +72,11 @@ describe('npm start', () => {
       `petstore: PETSTORE_DATA_DIR ${fileUrlToPath(import.meta.url)} is a file, not a directory: choose a directory.`,
     ],
     [
+      'a PETSTORE_TABLE_NAME DynamoDB would refuse',
+      { PETSTORE_TABLE_NAME: 'bad name!' },
+      'petstore: PETSTORE_TABLE_NAME must be 3 to 255 letters, digits, "_", "-" or "." (DynamoDB\'s rule), not "bad name!".',
+    ],
+    [
       'an unreachable DynamoDB',
       { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9' },
       'petstore: DynamoDB at http://127.0.0.1:9 is unreachable (connect ECONNREFUSED 127.0.0.1:9): start it, or unset AWS_ENDPOINT_URL_DYNAMODB for the embedded one.',

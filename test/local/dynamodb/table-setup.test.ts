@@ -1,7 +1,9 @@
 // Creating the local table on the test DynamoDB when several servers start at once: exactly one
-// creates it, with an index per list filter, and the others use it.
+// creates it, with an index per list filter, and the others use it. A DynamoDB that refuses the
+// table is said to refuse it, not taken for a wrong endpoint.
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, expect, it } from '@jest/globals';
+import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { ensureTable } from '#local/dynamodb/table-setup.ts';
 import { SECONDARY_INDEXES, TABLE_KEY } from '#shared/store/table.ts';
 
@@ -28,4 +30,13 @@ it('gives each list filter an index of its own, with key attributes of its own',
   ]);
   expect(new Set(names).size).toBe(names.length);
   expect(new Set(attributes).size).toBe(attributes.length);
+});
+
+it('says that a DynamoDB refuses to set up a table, naming the table and its reason', async () => {
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '';
+  await expect(openLocalDynamoDb({ endpoint, tableName: 'bad name!' })).rejects.toThrow(
+    new RegExp(
+      `^DynamoDB at ${endpoint} refused to set up table bad name!: ValidationException \\(.*tableName`,
+    ),
+  );
 });
