@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { whyUntestable } from '#scripts/e2e-target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 
@@ -97,30 +98,17 @@ const apiKey = checkApiKey(values['api-key']);
 const untestable = await whyUntestable(baseUrl, apiKey);
 if (untestable) fail(untestable, 1);
 
-// The same command as the `jest` npm script, with remote.e2e.ts as the only test file; it reads its
-// target from the PETSTORE_E2E_* variables.
-const jest = spawn(
-  process.execPath,
-  [
-    '--experimental-vm-modules',
-    '--disable-warning=ExperimentalWarning',
-    '-r',
-    './scripts/check-node-version.cjs',
-    'node_modules/jest/bin/jest.js',
-    '--testMatch',
-    '<rootDir>/test/e2e/remote.e2e.ts',
-  ],
-  {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      PETSTORE_E2E_BASE_URL: baseUrl,
-      PETSTORE_E2E_API_KEY: apiKey,
-      PETSTORE_E2E_READ_ONLY: String(values['read-only']),
-    },
+// remote.e2e.ts reads its target from the PETSTORE_E2E_* variables.
+const jest = spawn(process.execPath, E2E_JEST_ARGUMENTS, {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PETSTORE_E2E_BASE_URL: baseUrl,
+    PETSTORE_E2E_API_KEY: apiKey,
+    PETSTORE_E2E_READ_ONLY: String(values['read-only']),
   },
-);
+});
 // Ctrl+C reaches jest too; this process waits for jest to stop instead of leaving it behind.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => jest.kill(signal));
 jest.once('error', (error) => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 import { bannerUrl, killScripts, runNode, runScript } from '#test/support/process.ts';
 
@@ -128,6 +129,20 @@ describe('npm run test:e2e, its target', () => {
       await new Promise((resolve) => standIn.close(resolve));
     }
   }, 120_000);
+
+  it("runs jest on remote.e2e.ts alone, without npm test's global setup (DynamoDB, cdk.out)", async () => {
+    const run = await runNode([...E2E_JEST_ARGUMENTS, '--showConfig'], { cwd: REPO_ROOT });
+    const { configs } = JSON.parse(run.stdout) as {
+      configs: { globalSetup?: string; globalTeardown?: string; testMatch: string[] }[];
+    };
+    expect(configs).toEqual([
+      expect.objectContaining({
+        globalSetup: '',
+        globalTeardown: '',
+        testMatch: [join(REPO_ROOT, 'test/e2e/remote.e2e.ts')],
+      }),
+    ]);
+  });
 });
 
 describe('npm run test:e2e, before the suite', () => {
