@@ -84,11 +84,28 @@ async function claimOrReplay(
   lockedUntil: number,
 ): Promise<Claim> {
   const petId = await pets.reserveId();
+  try {
+    const claim = await claimWith(idempotencyRecords, recordKey, { fingerprint, petId, lockedUntil });
+    // A replay or a takeover writes nothing under the id reserved: the next create takes it.
+    if ('replay' in claim || claim.takenOver) pets.returnId(petId);
+    return claim;
+  } catch (error) {
+    // A conflict (409, 422) claimed nothing; after any other failure the claim may have been stored.
+    if (error instanceof ApiError) pets.returnId(petId);
+    throw error;
+  }
+}
+
+/** Claims the record for `claim.petId`, or reads what holds it: a replay, a conflict or a takeover. */
+async function claimWith(
+  idempotencyRecords: IdempotencyRecords,
+  recordKey: RecordKey,
+  claim: { fingerprint: string; petId: number; lockedUntil: number },
+): Promise<Claim> {
+  const { fingerprint, petId, lockedUntil } = claim;
   // Twice at most: a record that expires between a failed claim and its read is free again.
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await idempotencyRecords.claim(recordKey, { fingerprint, petId, lockedUntil })) {
-      return { petId, takenOver: false };
-    }
+    if (await idempotencyRecords.claim(recordKey, claim)) return { petId, takenOver: false };
     const existing = await idempotencyRecords.read(recordKey);
     if (!existing) continue;
     if (existing.fingerprint !== fingerprint) throw usedWithAnotherBody();

@@ -115,8 +115,10 @@ export function createDynamoDbPetStore(
     return following ? { pets, next: { shard: following.shard, afterId: pets.at(-1)?.id ?? 0 } } : { pets };
   }
 
+  const ids = createIdAllocator(table, shards, { onLease: reached, random: pickCounter });
   return {
-    reserveId: createIdAllocator(table, shards, { onLease: reached, random: pickCounter }),
+    reserveId: ids.reserve,
+    returnId: ids.giveBack,
     insert,
     get,
     list,

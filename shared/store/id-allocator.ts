@@ -79,12 +79,23 @@ export function createIdAllocator(
     onLease?.(leased);
   }
 
-  return async function nextId(): Promise<number> {
-    while (next > last) {
-      // One lease at a time: concurrent callers wait for the same block.
-      leasing ??= leaseBlock().finally(() => (leasing = undefined));
-      await leasing;
-    }
-    return next++;
+  /** Ids handed out and given back unused (a replayed create's): handed out again first. */
+  const givenBack: number[] = [];
+
+  return {
+    async reserve(): Promise<number> {
+      const unused = givenBack.pop();
+      if (unused !== undefined) return unused;
+      while (next > last) {
+        // One lease at a time: concurrent callers wait for the same block.
+        leasing ??= leaseBlock().finally(() => (leasing = undefined));
+        await leasing;
+      }
+      return next++;
+    },
+    /** An id `reserve` handed out that nothing was or will be written under. */
+    giveBack(id: number): void {
+      givenBack.push(id);
+    },
   };
 }

@@ -24,6 +24,8 @@ export type InsertResult = { inserted: true } | { inserted: false; occupant: Pet
 export interface PetStore {
   /** A fresh id from the counter. An idempotent create fixes it in its record before the write. */
   reserveId(): Promise<number>;
+  /** An id reserveId gave that nothing was written under (the create was a replay): it is given again. */
+  returnId(id: number): void;
   insert(pet: Pet): Promise<InsertResult>;
   get(id: bigint): Promise<Pet | undefined>;
   list(request: PetPageRequest): Promise<PetPage>;

@@ -8,7 +8,13 @@ import { RECORD_TTL_SECONDS, createIdempotencyRecords } from '#shared/store/idem
 import { IN_FLIGHT_MS } from '#shared/timeouts.ts';
 import { idempotencyItemKey } from '#shared/store/table.ts';
 import { AUTHORIZED, createPetRequest, invoke, listPetsRequest } from '#local/api-gateway/proxy-requests.ts';
-import { testFunctions, testTable } from '#test/support/test-table.ts';
+import { createSourceFunctions } from '#local/lambda/source-functions.ts';
+import {
+  TEST_CURSOR_SECRET,
+  quietObservability,
+  testFunctions,
+  testTable,
+} from '#test/support/test-table.ts';
 
 const { createPet, listPets } = testFunctions;
 // What a request that died half-way left behind, written as the function writes it.
@@ -149,6 +155,34 @@ describe('Idempotency-Key on createPet', () => {
 
   it('accepts a key of 255 visible characters', async () => {
     expect((await post({ name: 'Long key', categoryId: 1 }, '~'.repeat(255))).status).toBe(201);
+  });
+
+  it('uses up no pet id on a replay, a 422 or a 409: the next create gets the next id', async () => {
+    // A createPet instance of its own, whose ids all come from the one block it leases first.
+    const instance = createSourceFunctions({
+      table: testTable,
+      cursorSecret: TEST_CURSOR_SECRET,
+      observability: quietObservability(),
+    });
+    const send = (name: string, key?: string) =>
+      invoke(instance.createPet, {
+        ...createPetRequest(
+          { name, categoryId: 1 },
+          { headers: key === undefined ? [] : [['Idempotency-Key', key]] },
+        ),
+        authorizer: { principalId: AUTHORIZED.principalId, apiKeyId: AUTHORIZED.principalId },
+      });
+    const first = (await send('Counted')).json as Pet;
+    const key = freshKey();
+    const keyed = (await send('Keyed', key)).json as Pet;
+    expect(keyed.id).toBe(first.id + 1);
+    for (let replay = 0; replay < 3; replay++) expect((await send('Keyed', key)).json).toEqual(keyed);
+    expect((await send('Another body', key)).status).toBe(422);
+    const busy = freshKey();
+    const fingerprint = createHash('sha256').update('{"categoryId":1,"name":"Busy"}').digest('hex');
+    await claim(recordKeyOf(busy), { fingerprint, petId: 0, lockedUntil: Date.now() + IN_FLIGHT_MS });
+    expect((await send('Busy', busy)).status).toBe(409);
+    expect(((await send('Next')).json as Pet).id).toBe(keyed.id + 1);
   });
 
   it('does not use up a key on a rejected request', async () => {
