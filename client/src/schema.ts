@@ -501,7 +501,8 @@ export interface operations {
         /**
          * @description Where the page starts: copy it from the `Link: rel="next"` header of the previous
          * page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any
-         * `limit`, but only with the same `status`. A cursor the service did not issue is a 400.
+         * `limit`, but only with the same `status`. A cursor the service did not issue is a 400, an empty one
+         * too.
          */
         cursor?: string | undefined;
       };

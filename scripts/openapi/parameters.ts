@@ -1,6 +1,7 @@
 // Parameters: one entry per field of the zod schema the handler parses them with, so a new
 // parameter cannot go undocumented (the Record types below demand it).
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '#shared/http/idempotency-key.ts';
+import { CURSOR_FORMAT } from '#shared/http/pagination.ts';
 import { INT64_MAX, PAGE_SIZE } from '#shared/schemas.ts';
 import type { GetPetPath, ListPetsQuery } from '#shared/schemas.ts';
 import { schemaRef } from '#scripts/openapi/objects.ts';
@@ -18,8 +19,8 @@ export const QUERY_PARAMETERS: Record<keyof typeof ListPetsQuery.shape, Json> = 
     description:
       'Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. ' +
       'It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but ' +
-      'only with the same `status`. A cursor the service did not issue is a 400.',
-    schema: { type: 'string' },
+      'only with the same `status`. A cursor the service did not issue is a 400, an empty one too.',
+    schema: { type: 'string', pattern: CURSOR_FORMAT.source },
   },
 };
 

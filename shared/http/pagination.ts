@@ -14,6 +14,12 @@ import { LIST_FILTER_NAMES } from '#shared/store/table.ts';
  * settings refuse it (Secrets Manager generates 64 characters).
  */
 export const CURSOR_SECRET_MIN_LENGTH = 32;
+/**
+ * Every cursor this service issues has this form, the payload and a 16-byte mac in base64url (whose
+ * last character holds 2 bits, so is one of four); the OpenAPI document gives clients the same rule,
+ * spelled without `\w`, which other regex dialects read as any letter.
+ */
+export const CURSOR_FORMAT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{21}[AQgw]$/;
 /** Version 1 carried the last id alone, before pets were sharded; nothing deployed ever issued it. */
 const VERSION = '2';
 const NO_FILTER = '*';
@@ -48,6 +54,7 @@ export function createCursors(secret: string) {
   /** The position a cursor continues from; 400 for any cursor this service did not issue for this filter. */
   function openCursor(query: ListFilters & Pick<ListPetsQuery, 'cursor'>): PagePosition | undefined {
     if (query.cursor === undefined) return undefined;
+    if (!CURSOR_FORMAT.test(query.cursor)) throw invalidCursor();
     const [encodedPayload = '', encodedMac = '', ...rest] = query.cursor.split('.');
     const payload = Buffer.from(encodedPayload, 'base64url').toString();
     const expected = mac(payload);

@@ -196,6 +196,23 @@ export function openApiSchemaErrors(component: string, jsonText: string): string
   return validationErrors(validate, body.value, component);
 }
 
+/**
+ * What is wrong with a parameter's value (as JSON text: `"sold"`, `20`) against the parameter of that
+ * name of an operation (empty when it is valid).
+ */
+export function openApiParameterErrors(operationId: string, name: string, jsonText: string): string[] {
+  const operation = Object.values(loaded().document.paths as Record<string, Json>)
+    .flatMap((pathItem) => Object.values(pathItem) as Json[])
+    .find((candidate) => candidate.operationId === operationId);
+  const parameter = (operation?.parameters as Json[] | undefined)
+    ?.map(resolve)
+    .find((candidate) => candidate.name === name);
+  if (!parameter) throw new Error(`openapi-contract: ${operationId} has no parameter ${name}`);
+  const value = parsedBody(jsonText);
+  if (!value) return ['not JSON'];
+  return schemaErrors(parameter.schema as Json, value.value, `parameter ${name}`);
+}
+
 function bodyErrors(response: Json, headers: Headers, bodyText: string): string[] {
   const content = response.content as Record<string, Json> | undefined;
   if (!content) return bodyText === '' ? [] : ['body: none is documented, but one was sent'];
