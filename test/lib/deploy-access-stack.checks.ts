@@ -1,9 +1,12 @@
 // The deploy roles' stack (lib/deploy-access-stack.ts): GitHub's OIDC provider and one role per stage
 // that only that stage's GitHub environment of this repository may assume, through that provider,
-// and that may do nothing but assume the CDK bootstrap roles of the stage's region.
+// and that may do nothing but assume the CDK bootstrap roles of the stage's region. The stack is bound
+// to a stage's region from cdk.json, so `cdk deploy PetstoreDeployAccess` never acts in the profile's.
 import { describe, expect, test } from '@jest/globals';
+import { Token } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { synthesized } from '#test/lib/synthesize.ts';
+import { addPetstoreStages } from '#lib/petstore-app.ts';
+import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties } from '#test/lib/synthesize.ts';
 import { sortStatements } from '#test/lib/templates.ts';
 
@@ -144,4 +147,36 @@ describe('the deploy roles stack', () => {
       });
     },
   );
+});
+
+describe("the deploy roles stack's region", () => {
+  // Two regions apart, so that a stack bound to the other stage's region, or to none, shows.
+  const regions = { 'staging:region': 'eu-west-3', 'production:region': 'eu-north-1' };
+  const deployAccessOf = (context: Record<string, string>) =>
+    addPetstoreStages(
+      appWithFlags({ 'aws:cdk:bundling-stacks': [], ...regions, ...context }),
+    ).deployAccess.map(
+      // The environment is what the CDK CLI deploys to: aws://<account>/<region>.
+      (stack) => [stack.stackName, stack.environment.replace(/^aws:\/\/[^/]+\//, '')],
+    );
+
+  test("is production's from cdk.json, as deployed: a region, not the profile's", () => {
+    const [stack] = synthesized.stages.deployAccess;
+    expect(Token.isUnresolved(stack?.region)).toBe(false);
+    expect(stack?.region).toBe(regionOf.production);
+    expect(stack?.environment).toMatch(new RegExp(`/${regionOf.production}$`));
+  });
+
+  test("in one account: production's region, for both stages' roles", () => {
+    expect(deployAccessOf({})).toEqual([['petstore-deploy-access', 'eu-north-1']]);
+  });
+
+  test("in an account per stage: each stack in its own stage's region", () => {
+    expect(
+      deployAccessOf({ 'staging:account': '111111111111', 'production:account': '222222222222' }),
+    ).toEqual([
+      ['petstore-deploy-access-staging', 'eu-west-3'],
+      ['petstore-deploy-access-production', 'eu-north-1'],
+    ]);
+  });
 });
