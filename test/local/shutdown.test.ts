@@ -116,6 +116,16 @@ describe('npm start under a process manager', () => {
     npm.child.kill('SIGTERM');
     expect(await stopsAnswering(url)).toBe(true);
   });
+
+  it('stops when npm is killed after a SIGINT, which the shell npm runs the script in may hold', async () => {
+    // pm2's way: SIGINT to npm alone, then SIGKILL once its kill_timeout is over.
+    const npm = runScript(process.env.npm_execpath ?? '', ['start'], { PORT: '0', PETSTORE_API_KEY: key });
+    const url = await bannerUrl(npm);
+    npm.child.kill('SIGINT');
+    await sleep(500);
+    npm.child.kill('SIGKILL');
+    expect(await stopsAnswering(url)).toBe(true);
+  });
 });
 
 /** Whether the server at `url` stops accepting connections within a few seconds. */
