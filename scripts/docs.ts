@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseJson } from '#shared/json.ts';
 import { renderApiReference } from '#local/server/api-reference-page.ts';
 import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 
@@ -38,7 +39,8 @@ function shownPath(file: string) {
 }
 
 const file = outputFile(process.argv.slice(2));
-const document = JSON.parse(readFileSync(join(REPO_ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
+// parseJson: the int64 bounds of the document keep their digits on the page.
+const document = parseJson(readFileSync(join(REPO_ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
 const page = renderApiReference({ document });
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, page);

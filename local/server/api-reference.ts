@@ -6,6 +6,7 @@ import { isIPv4 } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 import { errorResponse, ok } from '#shared/http/json-response.ts';
+import { parseJson } from '#shared/json.ts';
 import type { ApiGateway, GatewayRequest } from '#local/api-gateway/gateway.ts';
 import { renderApiReference } from '#local/server/api-reference-page.ts';
 import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
@@ -13,15 +14,17 @@ import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 export type ApiReferenceOptions = {
   /** The key the page pre-fills for a browser on this machine. */
   apiKey: string;
-  /** The committed openapi.json by default, read on each request so a regenerated one shows at once. */
+  /**
+   * The committed openapi.json by default, read on each request so a regenerated one shows at once;
+   * its integers beyond 2^53 as bigints, served and shown with their digits.
+   */
   readDocument?: () => Promise<OpenApiDocument>;
   /** For a request without a Host header: this server's URL without /v1 ('' keeps it relative). */
   baseUrl?: string;
 };
 
 const DOCUMENT_FILE = new URL('../../openapi.json', import.meta.url);
-const readCommittedDocument = async () =>
-  JSON.parse(await readFile(DOCUMENT_FILE, 'utf8')) as OpenApiDocument;
+const readCommittedDocument = async () => parseJson(await readFile(DOCUMENT_FILE, 'utf8')) as OpenApiDocument;
 
 const ALLOW = 'GET, HEAD';
 

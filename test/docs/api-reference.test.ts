@@ -1,7 +1,7 @@
 // The local server's API reference over plain HTTP (the page in a real browser is
 // api-reference.browser.test.ts): /openapi.json and /docs without a key, pointed at the server that
-// answers them, their headers and methods, the key only for a browser on this machine, everything
-// else left to the gateway; the static build of `npm run docs`; and which browser the browser tests use.
+// answers them, int64 digits kept, the key only for a browser on this machine, other paths left to the
+// gateway; the page's exact JSON; the static build of `npm run docs`; the browser of the browser tests.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,15 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { GatewayRequest } from '#local/api-gateway/gateway.ts';
-import { renderApiReference } from '#local/server/api-reference-page.ts';
+import { prettyJsonAsWritten, withWrittenIntegers } from '#local/server/api-reference-exact-json.js';
+import { renderApiReference, writtenIntegers } from '#local/server/api-reference-page.ts';
 import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 import { withApiReference } from '#local/server/api-reference.ts';
+import { parseJson } from '#shared/json.ts';
 import { findBrowser, NO_BROWSER } from '#test/support/browser.ts';
 import { runNpm } from '#test/support/npm.ts';
-import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
+import { REPO_ROOT, readRepoFile, readRepoJson } from '#test/support/repository.ts';
 
 const committed = readRepoJson('openapi.json') as OpenApiDocument;
 const PAGE_KEY = 'k_page_only_for_loopback';
+const INT64_MAX = '9223372036854775807';
 
 describe('/docs and /openapi.json on the local server', () => {
   const running = {} as { url: string; apiKey: string; close(): Promise<void> };
@@ -40,7 +43,10 @@ describe('/docs and /openapi.json on the local server', () => {
     const response = await fetch(`${running.url}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
-    const { servers, ...rest } = (await response.json()) as OpenApiDocument;
+    const text = await response.text();
+    // The int64 bounds with their digits: JSON.parse and JSON.stringify would round them.
+    expect(text.match(/"maximum":\d{19}/g)).toEqual(Array(3).fill(`"maximum":${INT64_MAX}`));
+    const { servers, ...rest } = JSON.parse(text) as OpenApiDocument;
     const { servers: _committedServers, ...committedRest } = committed;
     expect(rest).toEqual(committedRest);
     expect(servers).toEqual([{ url: `${running.url}/v1`, description: 'This local server' }]);
@@ -70,6 +76,7 @@ describe('/docs and /openapi.json on the local server', () => {
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain(JSON.stringify(`${running.url}/v1`));
     expect(page).toContain(JSON.stringify(PAGE_KEY));
+    expect(page).toContain(`"maximum":${INT64_MAX}`);
   });
 
   it.each(['/docs', '/openapi.json'])('answers HEAD %s as GET, without the body', async (path) => {
@@ -224,8 +231,47 @@ describe('the page', () => {
     expect(page.match(/<\/title/gi)).toHaveLength(1);
     expect(page).not.toContain('<!--');
     // Outside the inlined texts the page names no resource but data: ones.
-    const markup = page.replace(/<(script|style)>[^]*?<\/\1>/g, '');
+    const markup = page.replace(/<(script|style)( type="module")?>[^]*?<\/\1>/g, '');
     expect(markup.match(/\s(src|href)="[^"]*"/g)).toEqual([' href="data:,"']);
+  });
+});
+
+describe('the page’s JSON with its digits', () => {
+  const texts = [
+    '{"id":1,"name":"Rex","tags":[],"owner":{},"nested":[{"a":[1,2,{"b":null}]},true,false]}',
+    ' [ "a, b: {c} [d]", "quote \\" and \\\\", -0.5 ,{ "x" : { } } ] ',
+    '"just a string"',
+    '42',
+  ];
+
+  it.each(texts)('lays out %s as JSON.stringify(value, null, 2) does', (text) => {
+    expect(prettyJsonAsWritten(text)).toBe(JSON.stringify(JSON.parse(text), null, 2));
+  });
+
+  it('keeps each number as it was written, and refuses what is not JSON', () => {
+    const text = `{"categoryId":${INT64_MAX},"small":-9007199254740993,"float":1.50,"exp":1E400}`;
+    expect(prettyJsonAsWritten(text)).toBe(
+      `{\n  "categoryId": ${INT64_MAX},\n  "small": -9007199254740993,\n  "float": 1.50,\n  "exp": 1E400\n}`,
+    );
+    for (const bad of ['', '{', '{"a":1,}', '[1 2]', 'undefined']) {
+      expect(() => prettyJsonAsWritten(bad)).toThrow(SyntaxError);
+    }
+  });
+
+  it('puts back the digits of the document’s integers beyond 2^53, outside quoted strings only', () => {
+    const document = { maximum: BigInt(INT64_MAX), nested: [{ minimum: -(2n ** 60n) }], id: 12n, ratio: 0.5 };
+    const written = writtenIntegers(document);
+    expect(written).toEqual([
+      ['9223372036854776000', INT64_MAX],
+      ['-1152921504606847000', '-1152921504606846976'],
+    ]);
+    expect(withWrittenIntegers('[1, 9223372036854776000] "9223372036854776000"', new Map(written))).toBe(
+      `[1, ${INT64_MAX}] "9223372036854776000"`,
+    );
+    // Two integers that round alike: neither is sure, so the rounded text stays.
+    expect(writtenIntegers([BigInt(INT64_MAX), 2n ** 63n, 2n ** 62n])).toEqual([
+      ['4611686018427388000', '4611686018427387904'],
+    ]);
   });
 });
 
@@ -236,7 +282,9 @@ describe('npm run docs', () => {
       const file = join(dir, 'site', 'reference.html');
       const run = await runNpm(['run', '--silent', 'docs', '--', '--out', file], { cwd: REPO_ROOT });
       const page = readFileSync(file, 'utf8');
-      expect(page).toBe(renderApiReference({ document: committed }));
+      const exact = parseJson(readRepoFile('openapi.json')) as OpenApiDocument;
+      expect(page).toBe(renderApiReference({ document: exact }));
+      expect(page).toContain('9223372036854775807');
       const megabytes = (Buffer.byteLength(page) / 1024 / 1024).toFixed(1);
       expect(run).toEqual({ code: 0, stdout: `Wrote ${file} (${megabytes} MB)\n`, stderr: '' });
     } finally {
