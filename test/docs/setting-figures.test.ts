@@ -16,7 +16,7 @@ import { NAME_MAX_CODE_POINTS, PAGE_SIZE } from '#shared/schemas.ts';
 import { ID_BLOCK_SIZE, PET_ID_COUNTERS, SPREAD_FIRST_ROUND } from '#shared/store/id-allocator.ts';
 import { PET_READ_CACHE_ENTRIES } from '#shared/store/pet-read-cache.ts';
 import { RECORD_TTL_SECONDS } from '#shared/store/idempotency-records.ts';
-import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
+import { PET_SHARDS, SHARD_ID_SPAN, STATUS_INDEX } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
 import { ASSUMPTIONS } from '#bench/cost.ts';
 import { projectFiles, readRepoFile, REPO_ROOT } from '#test/support/repository.ts';
@@ -180,6 +180,7 @@ const SETTINGS: Setting[] = [
         production.petShards,
       ),
       quote(/\| shards \| the stage setting \((\d+)\)/, PET_SHARDS),
+      quote(/the blocks go round the table's (\d+) shards/, PET_SHARDS),
       quote(/## Now: (\d+) shards by id range/, PET_SHARDS),
       quote(/the hottest of (\d+)\)/, PET_SHARDS),
       quote(/sharded over (\d+) keys/, PET_SHARDS),
@@ -218,6 +219,10 @@ const SETTINGS: Setting[] = [
       quote(/keeps up to ([\d,]+) pets it has read/, PET_READ_CACHE_ENTRIES),
       quote(/up to ([\d,]+) an instance/, PET_READ_CACHE_ENTRIES),
     ],
+  },
+  {
+    setting: 'SHARD_ID_SPAN (shared/store/table.ts): the first id of the second shard',
+    quotes: [quote(/(\d+) \(2\^(\d+) \+ 1\)/, SHARD_ID_SPAN + 1, Math.log2(SHARD_ID_SPAN))],
   },
   {
     setting: 'ID_BLOCK_SIZE (shared/store/id-allocator.ts)',
