@@ -67,7 +67,14 @@ async function create({ where, table, usagePlan }: KeysTarget, name: string) {
 }
 
 async function revoke({ where, table, usagePlan }: KeysTarget, id: string) {
-  if (!(await at(where, createApiKeyStore(table).revoke(id)))) throw new KeysError(`No key with id ${id}.`);
+  const keys = createApiKeyStore(table);
+  const existing = (await at(where, keys.list())).find((key) => key.id === id);
+  if (!existing) throw new KeysError(`No key with id ${id}.`);
+  if (existing.revokedAt) {
+    console.log(`${id} was revoked already, at ${existing.revokedAt}: nothing changed.`);
+    return;
+  }
+  await at(where, keys.revoke(id));
   if (usagePlan && !(await at(usagePlan.where, disableInUsagePlan(usagePlan.apiGateway, id)))) {
     console.warn(`${id} had no API Gateway key in the usage plan: API Gateway refused it already.`);
   }

@@ -70,9 +70,19 @@ describe('a data directory, its server stopped', () => {
     expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+active\\s+store client`));
     expect(listed.output).not.toContain(key);
 
-    expect((await keys('revoke', id)).code).toBe(0);
-    expect((await keys('list')).output).toMatch(new RegExp(`${id}\\s+\\S+\\s+revoked`));
+    const revoked = await keys('revoke', id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.output).toContain(`Revoked ${id}:`);
+    const listedAfter = (await keys('list')).output;
+    const revokedAt = new RegExp(`${id}\\s+\\S+\\s+revoked (\\S+)`).exec(listedAfter)?.[1];
+    expect(revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await statusWith(key)).toBe(401);
+
+    // Again: the key stays revoked since then, and the command says that nothing changed.
+    const again = await keys('revoke', id);
+    expect(again.code).toBe(0);
+    expect(again.output).toContain(`${id} was revoked already, at ${revokedAt}: nothing changed.`);
+    expect(again.output).not.toContain('Revoked');
   });
 
   it('fails with the usage line for an unknown command and with a message for an unknown id', async () => {
