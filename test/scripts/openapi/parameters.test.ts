@@ -4,6 +4,7 @@
 // a schema cannot state: a cursor of the right form that this service did not sign (a 400 it describes).
 import { describe, expect, it } from '@jest/globals';
 import type { Pet } from '#shared/schemas.ts';
+import { nextLink } from '#test/e2e/client.ts';
 import { useTestServer } from '#test/support/http.ts';
 import { openApiParameterErrors } from '#test/support/openapi-contract.ts';
 
@@ -33,8 +34,8 @@ async function expectAgreement(operationId: string, name: string, jsonText: stri
 async function issuedCursor(): Promise<string> {
   for (const name of ['Edge 1', 'Edge 2'])
     await request('/v1/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) });
-  const link = (await request('/v1/pets?limit=1')).headers.get('link') ?? '';
-  return new URLSearchParams(/<[^?]*\?([^>]*)>/.exec(link)?.[1]).get('cursor') ?? '';
+  const next = nextLink(await request('/v1/pets?limit=1')) ?? '';
+  return new URL(next, 'http://localhost').searchParams.get('cursor') ?? '';
 }
 
 describe("openapi.json's parameters, at each edge, against the API", () => {
