@@ -1,23 +1,27 @@
-// TOKEN authorizer: `Authorization: Bearer <key>` (scheme in any case, key as sent). A bad key
-// throws exactly "Unauthorized", which API Gateway answers as 401. The Allow policy covers every
-// method of the stage, so one cached result serves every route. The key's hash goes back as the
-// usage identifier: API Gateway applies the usage plan's per-key limits to it.
+// TOKEN authorizer: `Authorization: Bearer <key>` (scheme in any case, key as sent). An unknown,
+// revoked or expired key throws exactly "Unauthorized", which API Gateway answers as 401. The policy
+// names every method of the stage its scope allows, never the one asked, so one cached result answers
+// every route; the key's hash goes back as the usage identifier, for the usage plan's per-key limits.
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { MIDDY_OPTIONS } from '#shared/http/middleware.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import type { Observability } from '#shared/observability.ts';
-import type { ApiKeyStore } from '#shared/store/api-key-store.ts';
+import type { ApiKeyScope, ApiKeyStore } from '#shared/store/api-key-store.ts';
 
 const BEARER = new RegExp(AUTHORIZER.validationRegex);
 
 const bearerToken = (header: string | undefined) => BEARER.exec(header ?? '')?.[1];
 
 /**
- * The method ARN's stage, all methods: arn:aws:execute-api:region:account:api/stage/METHOD/path
- * -> arn:aws:execute-api:region:account:api/stage/*
+ * What a scope may call, of the method ARN's stage: arn:aws:execute-api:region:account:api/stage/METHOD/path
+ * -> arn:aws:execute-api:region:account:api/stage/* (full) or .../stage/GET/* (read-only). A read-only
+ * key's other requests match no Allow: API Gateway answers them ACCESS_DENIED, 403 `forbidden`.
  */
-const wholeStage = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/') + '/*';
+const SCOPE_RESOURCES: Record<ApiKeyScope, string> = { full: '*', 'read-only': 'GET/*' };
+
+const allowedResource = (methodArn: string, scope: ApiKeyScope) =>
+  `${methodArn.split('/').slice(0, 2).join('/')}/${SCOPE_RESOURCES[scope]}`;
 
 export type AuthorizerDependencies = { apiKeys: ApiKeyStore; observability: Observability };
 
@@ -33,9 +37,15 @@ export function createAuthorizerHandler({ apiKeys, observability }: AuthorizerDe
       principalId: apiKey.id,
       policyDocument: {
         Version: '2012-10-17',
-        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeStage(event.methodArn) }],
+        Statement: [
+          {
+            Action: 'execute-api:Invoke',
+            Effect: 'Allow',
+            Resource: allowedResource(event.methodArn, apiKey.scope),
+          },
+        ],
       },
-      context: { apiKeyId: apiKey.id },
+      context: { apiKeyId: apiKey.id, scope: apiKey.scope },
       usageIdentifierKey: apiKey.hash,
     };
   }

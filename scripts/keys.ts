@@ -1,19 +1,29 @@
-// `npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] ...`: manages
-// API keys in a deployed stage's table (and its usage plan, for per-key limits), a DynamoDB the user
-// names, a data directory's or a running local server's, saying which on stderr first. The plain key is
-// printed once, by `create`, never shown or logged again; every failure is one line on stderr and exit 1.
+// `npm run keys -- <create | list | rotate | revoke> ...`: manages API keys in a deployed stage's
+// table (and its usage plan, for per-key limits), a DynamoDB the user names, a data directory's or a
+// running local server's, saying which on stderr first. A plain key is printed once, by `create` or
+// `rotate`, never shown again; every failure is one line on stderr and exit 1, with nothing changed.
 import { parseArgs } from 'node:util';
-import { createApiKeyStore, hashApiKey } from '#shared/store/api-key-store.ts';
+import { createApiKeyStore, hasExpired, hashApiKey } from '#shared/store/api-key-store.ts';
+import type { ApiKeyRecord, ApiKeyTerms, IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { addToUsagePlan, disableInUsagePlan } from '#scripts/keys/usage-plan.ts';
 import { KeysError, WHERE_HELP, at, explainFailure, findKeys } from '#scripts/keys/target.ts';
 import type { KeysTarget } from '#scripts/keys/target.ts';
+import { readExpiry, readOverlapEnd } from '#scripts/keys/terms.ts';
+
+const DEFAULT_OVERLAP = '24h';
 
 const USAGE =
-  'usage: npm run keys -- <create --name NAME | list | revoke KEY_ID> [--stage staging|production] [--port PORT]';
+  'usage: npm run keys -- <create --name NAME [--read-only] [--expires WHEN] | list | ' +
+  'rotate KEY_ID [--overlap DURATION] | revoke KEY_ID> [--stage staging|production] [--port PORT]';
 
 const HELP = `${USAGE}
-  create --name NAME   creates a key and prints it, this once
-  list                 id, created, active or revoked, name
+  create --name NAME   creates a key and prints it, this once; it has full access and no expiry unless:
+    --read-only        it may call GET only (anything else is answered 403 forbidden)
+    --expires WHEN     it is refused from WHEN on, like an unknown key: an ISO 8601 date-time with
+                       its zone (2030-01-31T18:00:00Z) or a duration from now (90s, 30m, 12h, 30d)
+  list                 id, created, scope, active (until when) or expired or revoked, name
+  rotate KEY_ID        issues a key with the same name, scope and expiry and prints it, this once;
+    --overlap DURATION the old key keeps working this long (default ${DEFAULT_OVERLAP}; 0s ends it at once)
   revoke KEY_ID        refuses the key from now on
   --port PORT          the running npm start on this port, when several run
 ${WHERE_HELP}`;
@@ -23,13 +33,34 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
+const DURATION_OPTIONS = new Set(['--expires', '--overlap']);
+
+/**
+ * `--overlap -1h` as `--overlap=-1h`: parseArgs takes a value that starts with a dash for an option
+ * and says so in three lines; a negative duration deserves its own one-line answer.
+ */
+function joinDashedValues(args: string[]) {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const [arg = '', next] = [args[index], args[index + 1]];
+    const dashed = DURATION_OPTIONS.has(arg) && next?.startsWith('-');
+    joined.push(dashed ? `${arg}=${next}` : arg);
+    if (dashed) index++;
+  }
+  return joined;
+}
+
 /** The command line; a mistake in it is its message and the usage line. */
 function readCommandLine() {
   try {
     return parseArgs({
+      args: joinDashedValues(process.argv.slice(2)),
       allowPositionals: true,
       options: {
         name: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        expires: { type: 'string' },
+        overlap: { type: 'string' },
         stage: { type: 'string' },
         port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -46,16 +77,29 @@ if (values.help) {
   process.exit(0);
 }
 const [command, keyId, ...extra] = positionals;
+const creates = values['read-only'] !== undefined || values.expires !== undefined;
 const valid =
   extra.length === 0 &&
+  (command === 'rotate' || values.overlap === undefined) &&
+  (command === 'create' || !creates) &&
   ((command === 'create' && values.name && !keyId) ||
     (command === 'list' && !keyId) ||
-    (command === 'revoke' && keyId));
+    ((command === 'rotate' || command === 'revoke') && keyId));
 if (!valid) fail(USAGE);
 
-async function create({ where, table, usagePlan }: KeysTarget, name: string) {
+/** A setting read before anything is written, so that a mistake in it changes nothing. */
+function readOrFail<Value>(read: () => Value): Value {
+  try {
+    return read();
+  } catch (error) {
+    return fail(`keys: ${(error as Error).message}`);
+  }
+}
+
+/** Stores a new key, and in a stage adds it to the usage plan (or revokes it again). */
+async function issue({ where, table, usagePlan }: KeysTarget, name: string, terms: ApiKeyTerms) {
   const keys = createApiKeyStore(table);
-  const issued = await at(where, keys.issue(name));
+  const issued = await at(where, keys.issue(name, terms));
   if (usagePlan) {
     const added = addToUsagePlan(usagePlan.apiGateway, usagePlan.id, issued.id, hashApiKey(issued.key));
     await at(usagePlan.where, added).catch(async (error: Error) => {
@@ -63,7 +107,46 @@ async function create({ where, table, usagePlan }: KeysTarget, name: string) {
       throw new KeysError(`${error.message} (${issued.id} is revoked again)`);
     });
   }
-  console.log(`Issued ${issued.id} (${issued.name}). The key, shown this once:\n${issued.key}`);
+  return issued;
+}
+
+const describeTerms = ({ name, scope, expiresAt }: ApiKeyRecord) =>
+  [name, scope, expiresAt ? `expires ${expiresAt}` : 'no expiry'].join(', ');
+
+const printIssued = (issued: IssuedApiKey) =>
+  console.log(`Issued ${issued.id} (${describeTerms(issued)}). The key, shown this once:\n${issued.key}`);
+
+async function create(target: KeysTarget, name: string, terms: ApiKeyTerms) {
+  printIssued(await issue(target, name, terms));
+}
+
+/** The key with this id, if it can still be rotated; otherwise why not, as a KeysError. */
+async function rotatable({ where, table }: KeysTarget, id: string): Promise<ApiKeyRecord> {
+  const existing = (await at(where, createApiKeyStore(table).list())).find((key) => key.id === id);
+  if (!existing) throw new KeysError(`No key with id ${id}.`);
+  const ended = existing.revokedAt
+    ? `was revoked at ${existing.revokedAt}`
+    : hasExpired(existing) && `expired at ${existing.expiresAt}`;
+  if (ended) throw new KeysError(`${id} ${ended}: there is nothing to rotate; create a new key.`);
+  return existing;
+}
+
+async function rotate(target: KeysTarget, id: string, oldKeyEndsAt: string) {
+  const old = await rotatable(target, id);
+  const { scope, expiresAt } = old;
+  const issued = await issue(target, old.name, { scope, expiresAt });
+  const keys = createApiKeyStore(target.table);
+  const ended = await at(target.where, keys.expire(id, oldKeyEndsAt)).catch(async (error: Error) => {
+    await at(target.where, keys.revoke(issued.id));
+    throw new KeysError(`${error.message} (${issued.id} is revoked again; ${id} is unchanged)`);
+  });
+  printIssued(issued);
+  const endsAt = ended?.expiresAt ?? oldKeyEndsAt;
+  console.log(
+    hasExpired({ ...old, expiresAt: endsAt })
+      ? `${id} expired at ${endsAt}: only the new key works.`
+      : `${id} expires at ${endsAt}: until then both keys work.`,
+  );
 }
 
 async function revoke({ where, table, usagePlan }: KeysTarget, id: string) {
@@ -83,21 +166,32 @@ async function revoke({ where, table, usagePlan }: KeysTarget, id: string) {
   );
 }
 
+/** active, active until T, expired T or revoked T. */
+function state(key: ApiKeyRecord) {
+  if (key.revokedAt) return `revoked ${key.revokedAt}`;
+  if (!key.expiresAt) return 'active';
+  return hasExpired(key) ? `expired ${key.expiresAt}` : `active until ${key.expiresAt}`;
+}
+
 async function list({ where, table }: KeysTarget) {
   for (const key of await at(where, createApiKeyStore(table).list())) {
-    console.log(
-      [key.id, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.name].join('  '),
-    );
+    console.log([key.id, key.createdAt, key.scope, state(key), key.name].join('  '));
   }
 }
 
+const terms: ApiKeyTerms = readOrFail(() => ({
+  scope: values['read-only'] ? 'read-only' : 'full',
+  expiresAt: values.expires === undefined ? undefined : readExpiry(values.expires),
+}));
+const overlapEnd = readOrFail(() => readOverlapEnd(values.overlap ?? DEFAULT_OVERLAP));
 const target = await findKeys(values, process.env).catch((error: unknown) =>
   fail(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`),
 );
 console.error(`keys: ${target.description}`);
 try {
-  if (command === 'create') await create(target, values.name ?? '');
+  if (command === 'create') await create(target, values.name ?? '', terms);
   else if (command === 'list') await list(target);
+  else if (command === 'rotate') await rotate(target, keyId ?? '', overlapEnd);
   else await revoke(target, keyId ?? '');
 } catch (error) {
   console.error(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`);

@@ -26,6 +26,7 @@ const HOOK_KEY_ID = 'key_rollout_hook';
 export const ROLLOUT_HOOK_KEY_ITEM = apiKeyItem(ROLLOUT_HOOK_KEY, {
   id: HOOK_KEY_ID,
   name: 'rollout hook (the stack keeps it: do not revoke)',
+  scope: 'full',
   // Fixed, so that the template is the same at every synthesis.
   createdAt: '2026-01-01T00:00:00.000Z',
 });

@@ -13,6 +13,7 @@ export type GatewayResponse<Type extends string = string> = {
 };
 
 const NO_ROUTE = 'No route matches this path.';
+const READ_ONLY_KEY = 'This API key is read-only: it may call GET only.';
 const FUNCTION_FAILED = 'The request could not be completed: retry later.';
 const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 /** RFC 9110: a 401 names the scheme that would succeed. */
@@ -35,8 +36,8 @@ function gatewayResponse<Type extends string>(
  */
 export const GATEWAY_RESPONSES = [
   gatewayResponse('UNAUTHORIZED', 'unauthorized', { headers: bearerChallenge }),
-  // The authorizer never denies; a Deny can only come from a stale policy, which is an auth failure.
-  gatewayResponse('ACCESS_DENIED', 'unauthorized', { headers: bearerChallenge }),
+  // The authorizer's policy allows a read-only key GET only: its other requests match no Allow.
+  gatewayResponse('ACCESS_DENIED', 'forbidden', { message: READ_ONLY_KEY }),
   // Failures of AWS signature authentication, which no method uses: still about credentials.
   gatewayResponse('EXPIRED_TOKEN', 'unauthorized', { headers: bearerChallenge }),
   gatewayResponse('INVALID_SIGNATURE', 'unauthorized', { headers: bearerChallenge }),

@@ -1,11 +1,12 @@
 // The TOKEN authorizer's handler, invoked as API Gateway invokes it, over this file's table in the
-// test DynamoDB: the policy, principal and usage key of a valid key, and "Unauthorized" for any other.
+// test DynamoDB: the policy, principal and usage key of a valid key (every method, or GET only for a
+// read-only key), and "Unauthorized" for any other: unknown, revoked or expired.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { hashApiKey } from '#shared/store/api-key-store.ts';
+import { apiKeyItem, hashApiKey } from '#shared/store/api-key-store.ts';
 import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { lambdaContext } from '#local/lambda/context.ts';
-import { testApiKeys, testFunctions } from '#test/support/test-table.ts';
+import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';
 
 const { authorizer: authorize } = testFunctions;
 
@@ -33,7 +34,7 @@ describe('the TOKEN authorizer', () => {
         Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/*',
       },
     ]);
-    expect(result.context).toEqual({ apiKeyId: issued.id });
+    expect(result.context).toEqual({ apiKeyId: issued.id, scope: 'full' });
     expect(result.usageIdentifierKey).toBe(hashApiKey(issued.key));
     expect(result.usageIdentifierKey).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -71,5 +72,48 @@ describe('the TOKEN authorizer', () => {
       revokedAt: expect.any(String),
     });
     await expect(authorize(event(`Bearer ${doomed.key}`), lambdaContext())).rejects.toThrow(/^Unauthorized$/);
+  });
+
+  it('allows a read-only key GET on every route of the stage, and nothing else', async () => {
+    const reader = await testApiKeys.issue('storefront', { scope: 'read-only' });
+    const createPetArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/POST/pets';
+    for (const methodArn of [METHOD_ARN, createPetArn]) {
+      const result = await authorize({ ...event(`Bearer ${reader.key}`), methodArn }, lambdaContext());
+      expect(result.policyDocument.Statement).toEqual([
+        {
+          Action: 'execute-api:Invoke',
+          Effect: 'Allow',
+          Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/v1/GET/*',
+        },
+      ]);
+      expect(result.context).toEqual({ apiKeyId: reader.id, scope: 'read-only' });
+    }
+  });
+
+  it('refuses a key from the instant it expires, as an unknown one', async () => {
+    const expiring = await testApiKeys.issue('contractor', {
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect((await authorize(event(`Bearer ${expiring.key}`), lambdaContext())).principalId).toBe(expiring.id);
+    await testApiKeys.expire(expiring.id, new Date().toISOString());
+    await expect(authorize(event(`Bearer ${expiring.key}`), lambdaContext())).rejects.toThrow(
+      /^Unauthorized$/,
+    );
+  });
+
+  it('gives a key stored before scopes existed (no scope attribute) full access', async () => {
+    const legacyKey = 'psk_stored-before-scopes';
+    const record = {
+      id: 'key_legacy',
+      name: 'legacy',
+      scope: 'full',
+      createdAt: '2026-01-01T00:00:00Z',
+    } as const;
+    const { scope: _scope, ...legacyItem } = apiKeyItem(legacyKey, record);
+    await testTable.putIfAbsent(legacyItem);
+    const result = await authorize(event(`Bearer ${legacyKey}`), lambdaContext());
+    expect(result.policyDocument.Statement).toEqual([
+      expect.objectContaining({ Resource: expect.stringMatching(/\/v1\/\*$/) }),
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
+import { issuedKey, keysIn, statusOf } from '#test/scripts/keys/command.ts';
 
 const temporary = (name: string) => mkdtempSync(join(tmpdir(), `petstore-keys-${name}-`));
 const dataDir = temporary('data');
@@ -18,37 +19,7 @@ afterAll(() => created.forEach((dir) => rmSync(dir, { recursive: true, force: tr
 
 type Env = Record<string, string | undefined>;
 
-/**
- * One `npm run keys`, to its end. Nothing of the test run's own reaches it unless given: no data
- * directory, no PORT; it reads the records of the servers the tests run (PETSTORE_SERVERS_DIR).
- */
-async function keysIn(env: Env, args: string[], options: { cwd?: string } = {}) {
-  const run = runScript(
-    'scripts/keys.ts',
-    args,
-    { PETSTORE_DATA_DIR: undefined, PORT: undefined, ...env },
-    options,
-  );
-  let stderr = '';
-  run.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const closed = new Promise((resolve) => run.child.once('close', resolve));
-  const code = await run.exited;
-  await closed;
-  const output = run.output();
-  expect(output).not.toMatch(/\n\s+at /);
-  return { code, output, firstLine: stderr.split('\n')[0] };
-}
-
 const keys = (...args: string[]) => keysIn({ PETSTORE_DATA_DIR: dataDir }, args);
-
-function issuedKey(output: string) {
-  const [, id = '', key = ''] = /Issued (key_[0-9a-f]+) .*\n(psk_\S+)/.exec(output) ?? [];
-  expect(key).toMatch(/^psk_/);
-  return { id, key };
-}
-
-const statusOf = async (url: string, key: string) =>
-  (await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status;
 
 async function statusWith(key: string) {
   const server = runScript('local/start.ts', [], { PORT: '0', PETSTORE_DATA_DIR: dataDir });
@@ -67,14 +38,14 @@ describe('a data directory, its server stopped', () => {
     expect(await statusWith(key)).toBe(200);
 
     const listed = await keys('list');
-    expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+active\\s+store client`));
+    expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+full\\s+active\\s+store client`));
     expect(listed.output).not.toContain(key);
 
     const revoked = await keys('revoke', id);
     expect(revoked.code).toBe(0);
     expect(revoked.output).toContain(`Revoked ${id}:`);
     const listedAfter = (await keys('list')).output;
-    const revokedAt = new RegExp(`${id}\\s+\\S+\\s+revoked (\\S+)`).exec(listedAfter)?.[1];
+    const revokedAt = new RegExp(`${id}\\s+\\S+\\s+full\\s+revoked (\\S+)`).exec(listedAfter)?.[1];
     expect(revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await statusWith(key)).toBe(401);
 
@@ -86,7 +57,7 @@ describe('a data directory, its server stopped', () => {
   });
 
   it('fails with the usage line for an unknown command and with a message for an unknown id', async () => {
-    const unknown = await keys('rotate');
+    const unknown = await keys('rename');
     expect(unknown.code).toBe(1);
     expect(unknown.output).toContain('usage: npm run keys');
     const missing = await keys('revoke', 'key_missing');
@@ -100,7 +71,7 @@ describe('a data directory, its server stopped', () => {
     await bannerUrl(first);
     first.child.kill('SIGTERM');
     await first.exited;
-    const id = /(key_[0-9a-f]+)\s+\S+\s+active\s+local \(PETSTORE_API_KEY\)/.exec(
+    const id = /(key_[0-9a-f]+)\s+\S+\s+full\s+active\s+local \(PETSTORE_API_KEY\)/.exec(
       (await keys('list')).output,
     )?.[1];
     expect((await keys('revoke', id ?? '')).code).toBe(0);
@@ -151,7 +122,7 @@ describe('a running npm start', () => {
     expect(await statusOf(url, key)).toBe(200);
 
     const listed = await keysIn({}, ['list', ...port]);
-    expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+active\\s+memory client`));
+    expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+full\\s+active\\s+memory client`));
     expect((await keysIn({}, ['revoke', id, ...port])).code).toBe(0);
     expect(await statusOf(url, key)).toBe(401);
   });
@@ -323,7 +294,7 @@ describe('a stage', () => {
       expect(listed.firstLine).toBe(
         'keys: table petstore-staging in eu-west-3, usage plan up123 (stage staging)',
       );
-      expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+active\\s+stage client`));
+      expect(listed.output).toMatch(new RegExp(`${id}\\s+\\S+\\s+full\\s+active\\s+stage client`));
 
       // A key the usage plan cannot take is revoked again, and that is said in one line.
       const unplanned = await stageKeys(['create', '--name', 'unplanned client']);
@@ -334,7 +305,17 @@ describe('a stage', () => {
         ) ?? [];
       expect(unplannedId).toMatch(/^key_/);
       expect((await stageKeys(['list'])).output).toMatch(
-        new RegExp(`${unplannedId}\\s+\\S+\\s+revoked \\S+\\s+unplanned client`),
+        new RegExp(`${unplannedId}\\s+\\S+\\s+full\\s+revoked \\S+\\s+unplanned client`),
+      );
+
+      // So is a rotation's new key, and the old key is left as it was.
+      const unrotated = await stageKeys(['rotate', id, '--overlap', '0s']);
+      expect(unrotated.code).toBe(1);
+      expect(unrotated.output).toMatch(
+        /^keys: usage plan up123 in eu-west-3: .* \(key_[0-9a-f]+ is revoked again\)$/m,
+      );
+      expect((await stageKeys(['list'])).output).toMatch(
+        new RegExp(`${id}\\s+\\S+\\s+full\\s+active\\s+stage client`),
       );
 
       const elsewhere = await stageKeys(['list'], {
@@ -365,7 +346,9 @@ describe('the command line', () => {
   it.each(['--help', '-h'])('%s prints the usage and where the keys are, in order', async (flag) => {
     const help = await keysIn({}, [flag]);
     expect(help.code).toBe(0);
-    expect(help.output).toMatch(/^usage: npm run keys -- <create --name NAME \| list \| revoke KEY_ID>/);
+    expect(help.output).toMatch(
+      /^usage: npm run keys -- <create --name NAME \[--read-only\] \[--expires WHEN\] \| list \| rotate KEY_ID/,
+    );
     expect(help.output).toMatch(/--stage[^]*--port[^]*Where the keys are/);
     expect(help.output).toMatch(
       /\n {2}--stage[^]*\n {2}AWS_ENDPOINT_URL_DYNAMODB[^]*\n {2}PETSTORE_DATA_DIR[^]*\n {2}otherwise/,

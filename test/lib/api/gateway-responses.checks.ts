@@ -21,7 +21,7 @@ const API_GATEWAY_RESPONSE_TYPES = Object.values(ResponseType)
 /** What the contract answers for each type API Gateway can produce. */
 const CONTRACT_ANSWERS: Record<string, [code: string, status: number]> = {
   UNAUTHORIZED: ['unauthorized', 401],
-  ACCESS_DENIED: ['unauthorized', 401],
+  ACCESS_DENIED: ['forbidden', 403],
   INVALID_API_KEY: ['unauthorized', 401],
   EXPIRED_TOKEN: ['unauthorized', 401],
   INVALID_SIGNATURE: ['unauthorized', 401],

@@ -1,6 +1,7 @@
 // The local gateway's TOKEN authorizer step, with the real authorizer function on this file's table:
 // a token outside the validation expression is refused before the function runs, and a result is
-// cached by token for the authorizer's TTL, so a revoked key keeps working until it expires, as in AWS.
+// cached by token for the authorizer's TTL, so a revoked key keeps working until it expires, as in AWS,
+// and a read-only key's one cached policy answers every route rightly, whichever came first.
 import { describe, expect, it } from '@jest/globals';
 import { apiDefinitionFromModules } from '#local/api-gateway/definition.ts';
 import { createGatewayAuthorizer } from '#local/api-gateway/authorizer.ts';
@@ -55,6 +56,50 @@ describe('the TOKEN authorizer step', () => {
     advance(1);
     expect(await authorize(identity, METHOD_ARN, 'r3')).toEqual({ denied: 'UNAUTHORIZED' });
     expect(runner.calls).toBe(2);
+  });
+
+  const ARN_OF = {
+    listPets: METHOD_ARN,
+    getPet: 'arn:aws:execute-api:us-east-1:123456789012:api/v1/GET/pets/42',
+    createPet: 'arn:aws:execute-api:us-east-1:123456789012:api/v1/POST/pets',
+    unknownMethod: 'arn:aws:execute-api:us-east-1:123456789012:api/v1/DELETE/pets/42',
+  };
+  const READ_ONLY_ANSWERS = { listPets: true, getPet: true, createPet: false, unknownMethod: false };
+
+  it.each(Object.keys(ARN_OF) as (keyof typeof ARN_OF)[])(
+    "answers every route rightly from a read-only key's one cached result, when %s comes first",
+    async (first) => {
+      const { authorize, runner } = authorizerWithCache();
+      const { key } = await testApiKeys.issue('authorizer-read-only', { scope: 'read-only' });
+      const routes = [
+        first,
+        ...(Object.keys(ARN_OF) as (keyof typeof ARN_OF)[]).filter((name) => name !== first),
+      ];
+      const answers: Record<string, boolean> = {};
+      for (const route of routes) {
+        const answer = await authorize(`Bearer ${key}`, ARN_OF[route], route);
+        answers[route] = answer.denied === undefined;
+        if (answer.denied) expect(answer).toEqual({ denied: 'ACCESS_DENIED' });
+      }
+      expect(answers).toEqual(READ_ONLY_ANSWERS);
+      expect(runner.calls).toBe(1);
+    },
+  );
+
+  it("serves an expired key's cached result until the TTL ends, like a revoked one", async () => {
+    const { authorize, advance } = authorizerWithCache();
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    const { key, id } = await testApiKeys.issue('authorizer-expiring', { expiresAt });
+    expect(await authorize(`Bearer ${key}`, METHOD_ARN, 'r1')).toMatchObject({
+      context: { principalId: id },
+    });
+    await testApiKeys.expire(id, new Date().toISOString());
+    advance(TTL_SECONDS * 1000 - 1);
+    expect(await authorize(`Bearer ${key}`, METHOD_ARN, 'r2')).toMatchObject({
+      context: { principalId: id },
+    });
+    advance(1);
+    expect(await authorize(`Bearer ${key}`, METHOD_ARN, 'r3')).toEqual({ denied: 'UNAUTHORIZED' });
   });
 
   it('calls the function on every request without a cache, as `npm start` runs it', async () => {

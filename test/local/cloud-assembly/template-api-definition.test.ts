@@ -116,8 +116,8 @@ describe("the gateway's own answers from the staging template", () => {
 
   it('answer a customized type with its own response', () => {
     expect(answer(gatewayResponses)).toEqual({
-      statusCode: 401,
-      body: expect.objectContaining({ code: 'unauthorized', status: 401 }),
+      statusCode: 403,
+      body: { code: 'forbidden', message: 'This API key is read-only: it may call GET only.', status: 403 },
     });
   });
 

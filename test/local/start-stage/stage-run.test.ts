@@ -1,7 +1,7 @@
 // The stage run's faults, as a client of `npm run start:stage -- staging` sees them: a DynamoDB call
 // outside a function's IAM policy refused, a burst over the usage plan throttled, a revoked key served
-// for its cached authorizer TTL, a timeout answered 504 and a killed instance 502, each followed by a
-// success. The only stand-ins: an edited copy of the assembly, and a proxy that can slow DynamoDB down.
+// for its cached authorizer TTL, a read-only key's write refused, a timeout answered 504 and a killed
+// instance 502. The only stand-ins: an edited copy of the assembly, and a proxy that slows DynamoDB.
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -246,6 +246,30 @@ describe('npm run start:stage -- staging, from an edited copy of the cloud assem
 
     expect((await send('/v1/pets?limit=1', { key: await newKey('after revoke') })).status).toBe(200);
   });
+
+  it.each(['POST', 'GET'] as const)(
+    "answers a read-only key's requests rightly from one cached authorizer result, %s first",
+    async (first) => {
+      if (!table) throw new Error('the stage run did not start');
+      const { key } = await createApiKeyStore(table.table).issue(`stage-run read-only ${first}`, {
+        scope: 'read-only',
+      });
+      const requests = {
+        POST: () => send('/v1/pets', { key, method: 'POST', body: uniquePet('Read-only') }),
+        GET: () => send('/v1/pets?limit=1', { key }),
+      };
+      const firstAnswer = await requests[first]();
+      const secondAnswer = await requests[first === 'POST' ? 'GET' : 'POST']();
+      const [refused, served] = first === 'POST' ? [firstAnswer, secondAnswer] : [secondAnswer, firstAnswer];
+      expect(served.status).toBe(200);
+      expect(refused.status).toBe(403);
+      expect(refused.json).toEqual({
+        code: 'forbidden',
+        message: 'This API key is read-only: it may call GET only.',
+        status: 403,
+      });
+    },
+  );
 
   it('answers 504 when a function runs past its timeout, and serves the next request', async () => {
     const key = await newKey('timeout');

@@ -1,0 +1,38 @@
+// `npm run keys` as a user runs it, to its end, for the tests of its commands: its whole output,
+// its exit code and its first line on stderr (where it says which table it reached).
+import { expect } from '@jest/globals';
+import { runScript } from '#test/support/process.ts';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * One `npm run keys`. Nothing of the test run's own reaches it unless given: no data directory, no
+ * PORT; it reads the records of the servers the tests run (PETSTORE_SERVERS_DIR).
+ */
+export async function keysIn(env: Env, args: string[], options: { cwd?: string } = {}) {
+  const run = runScript(
+    'scripts/keys.ts',
+    args,
+    { PETSTORE_DATA_DIR: undefined, PORT: undefined, ...env },
+    options,
+  );
+  let stderr = '';
+  run.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const closed = new Promise((resolve) => run.child.once('close', resolve));
+  const code = await run.exited;
+  await closed;
+  const output = run.output();
+  expect(output).not.toMatch(/\n\s+at /);
+  return { code, output, firstLine: stderr.split('\n')[0] };
+}
+
+/** The id and the plain key that `create` or `rotate` printed. */
+export function issuedKey(output: string) {
+  const [, id = '', key = ''] = /Issued (key_[0-9a-f]+) .*\n(psk_\S+)/.exec(output) ?? [];
+  expect(key).toMatch(/^psk_/);
+  return { id, key };
+}
+
+/** The status a GET /pets with this key gets from the server at `url`. */
+export const statusOf = async (url: string, key: string) =>
+  (await fetch(`${url}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status;
