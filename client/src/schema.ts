@@ -111,9 +111,10 @@ export interface components {
      * | 400, 408 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty
      * body; bad cursor (400); the request arrived too slowly, its headers after 10 s or all of it after 30 s
      * (408, the local server's answer) |
-     *     | 401 | `unauthorized` | the API key is missing, malformed, unknown or revoked |
-     * | 403 | `forbidden` | production's web application firewall blocked the request (AWS managed rules, or
-     * too many requests from one IP address); a missing `User-Agent` is never the reason |
+     *     | 401 | `unauthorized` | the API key is missing, malformed, unknown, revoked or expired |
+     * | 403 | `forbidden` | the API key is read-only and the method is not GET; or production's web
+     * application firewall blocked the request (AWS managed rules, or too many requests from one IP address);
+     * a missing `User-Agent` is never the reason |
      *     | 404 | `not_found` | the animal or the route does not exist |
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      * | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409)
@@ -174,7 +175,7 @@ export interface components {
         };
       };
     };
-    /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+    /** @description `unauthorized`: The API key is missing, malformed, unknown, revoked or expired. */
     Unauthorized: {
       headers: {
         [name: string]: unknown;
@@ -196,9 +197,9 @@ export interface components {
       };
     };
     /**
-     * @description `forbidden`: Blocked by production's web application firewall: a request that matches
-     * AWS's managed rules, or too many from one IP address. `User-Agent` is optional: a request without one
-     * is not blocked.
+     * @description `forbidden`: The API key is read-only and the method is not GET (the message says so); or
+     * blocked by production's web application firewall: a request that matches AWS's managed rules, or too
+     * many from one IP address. `User-Agent` is optional: a request without one is not blocked.
      */
     Forbidden: {
       headers: {

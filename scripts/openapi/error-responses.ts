@@ -11,9 +11,9 @@ import { header, RETRY_AFTER } from '#scripts/openapi/response-headers.ts';
 
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
   validation_error: `a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after ${HEADERS_TIMEOUT_MS / 1000} s or all of it after ${REQUEST_TIMEOUT_MS / 1000} s (408, the local server's answer)`,
-  unauthorized: 'the API key is missing, malformed, unknown or revoked',
+  unauthorized: 'the API key is missing, malformed, unknown, revoked or expired',
   forbidden:
-    "production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address); a missing `User-Agent` is never the reason",
+    "the API key is read-only and the method is not GET; or production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address); a missing `User-Agent` is never the reason",
   not_found: 'the animal or the route does not exist',
   method_not_allowed: 'the path exists, the method is not offered there (with `Allow`)',
   idempotency_conflict:
@@ -57,12 +57,14 @@ export const ERROR_RESPONSES = {
   ValidationError: { code: 'validation_error', description: 'A parameter, header or the body is invalid.' },
   Unauthorized: {
     code: 'unauthorized',
-    description: 'The API key is missing, malformed, unknown or revoked.',
+    description: 'The API key is missing, malformed, unknown, revoked or expired.',
   },
   Forbidden: {
     code: 'forbidden',
     description:
-      "Blocked by production's web application firewall: a request that matches AWS's managed rules, or too many from one IP address. `User-Agent` is optional: a request without one is not blocked.",
+      'The API key is read-only and the method is not GET (the message says so); or blocked by ' +
+      "production's web application firewall: a request that matches AWS's managed rules, or too many " +
+      'from one IP address. `User-Agent` is optional: a request without one is not blocked.',
   },
   NotFound: { code: 'not_found', description: 'The animal, or any route, does not exist.' },
   MethodNotAllowed: {
