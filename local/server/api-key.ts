@@ -45,7 +45,7 @@ export async function localApiKey(
   if (given !== undefined) {
     const stored = await apiKeys.register('local (PETSTORE_API_KEY)', given);
     if (!stored && !(await apiKeys.findActive(given))) {
-      throw new Error('PETSTORE_API_KEY was revoked in this table: choose another key.');
+      throw new Error('PETSTORE_API_KEY was revoked in this table, or has expired: choose another key.');
     }
     return { key: given, origin: 'PETSTORE_API_KEY' };
   }

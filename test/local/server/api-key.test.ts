@@ -71,4 +71,18 @@ describe('the key npm start offers', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a PETSTORE_API_KEY that has expired, on AWS and in a DynamoDB it owns', async () => {
+    const { key: expiredKey } = await testApiKeys.issue('lapsed', {
+      expiresAt: new Date(Date.now() - 1_000).toISOString(),
+    });
+    await expect(localApiKey(testApiKeys, onAws, { given: expiredKey })).rejects.toThrow(
+      `PETSTORE_API_KEY is not an active key of table ${testTable.tableName}.`,
+    );
+    const stored = await testApiKeys.list();
+    await expect(localApiKey(testApiKeys, owned, { given: expiredKey })).rejects.toThrow(
+      'PETSTORE_API_KEY was revoked in this table, or has expired: choose another key.',
+    );
+    expect(await testApiKeys.list()).toEqual(stored);
+  });
 });
