@@ -1,10 +1,18 @@
 // The typed client for store clients: openapi-fetch over the types openapi-typescript generates
-// from openapi.json (schema.ts), sending the API key as a bearer token and keeping the int64
-// categoryId exact both ways (a plain JSON.parse would round values above 2^53).
+// from openapi.json (schema.ts), sending the API key as a bearer token, keeping the int64 categoryId
+// exact both ways (a plain JSON.parse would round values above 2^53) and retrying what is safe to.
 import createClient from 'openapi-fetch';
 import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
 import { assertExactJsonSupport, parseApiJson, stringifyApiJson } from './api-json.ts';
+import { retryPolicy } from './retry-policy.ts';
+import type { Retries } from './retry-policy.ts';
+import { retryingFetch } from './retrying-fetch.ts';
 import type { components, paths } from './schema.ts';
+
+export { PetStoreError } from './api-error.ts';
+export { listAllPets, nextCursor } from './pagination.ts';
+export type { ListPetsQuery } from './pagination.ts';
+export type { Retries, RetryOptions } from './retry-policy.ts';
 
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
@@ -18,6 +26,11 @@ export type PetStoreClientOptions = {
   apiKey: string;
   /** Another fetch, e.g. one that records or checks every exchange. */
   fetch?: ClientOptions['fetch'];
+  /**
+   * Retries of a GET, or of a create with an Idempotency-Key (one is generated when none is given), after a
+   * 429, 502, 503, 504 or a network error: 3 attempts in all by default; 0 for none.
+   */
+  retries?: Retries;
 };
 
 class ApiJsonResponse extends Response {
@@ -42,23 +55,22 @@ const exactInt64Responses: Middleware = {
   },
 };
 
-export function createPetStoreClient({ baseUrl, apiKey, fetch }: PetStoreClientOptions): PetStoreClient {
+export function createPetStoreClient({
+  baseUrl,
+  apiKey,
+  fetch,
+  retries,
+}: PetStoreClientOptions): PetStoreClient {
   assertExactJsonSupport();
+  const policy = retryPolicy(retries);
+  // The global fetch is looked up at each call (openapi-fetch takes it once): one replaced later is used.
+  const send = fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl,
     headers: { Authorization: `Bearer ${apiKey}` },
     bodySerializer: stringifyApiJson,
-    ...(fetch && { fetch }),
+    fetch: retryingFetch(send, policy),
   });
   client.use(exactInt64Responses);
   return client;
-}
-
-const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/;
-
-/** The cursor of the next page from listPets' `Link` header; undefined on the last page. */
-export function nextCursor(response: Response): string | undefined {
-  const target = NEXT_LINK.exec(response.headers.get('Link') ?? '')?.[1];
-  if (target === undefined) return undefined;
-  return new URLSearchParams(target.split('?')[1]).get('cursor') ?? undefined;
 }

@@ -79,12 +79,20 @@ describe('npm pack ./client', () => {
       readdirSync(join(project, 'node_modules/@petstore-api/client', dir)).sort();
     expect(shipped('.')).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
     expect(shipped('dist')).toEqual([
+      'api-error.d.ts',
+      'api-error.js',
       'api-json.d.ts',
       'api-json.js',
       'exact-json.d.ts',
       'exact-json.js',
       'index.d.ts',
       'index.js',
+      'pagination.d.ts',
+      'pagination.js',
+      'retry-policy.d.ts',
+      'retry-policy.js',
+      'retrying-fetch.d.ts',
+      'retrying-fetch.js',
       'schema.d.ts',
       'schema.js',
     ]);
@@ -125,34 +133,64 @@ describe('a store client in strict TypeScript', () => {
 });
 
 describe('a store client in plain ESM JavaScript', () => {
-  it('creates with the largest categoryId, reads it back exactly, walks pages and gets a typed 404', async () => {
+  let run: NodeRun;
+  let report: {
+    walk?: { names: string[]; requests: number };
+    lostCreate?: { status: number; replayed: string | null; keys: string[]; named: number };
+    retryAfterZero?: { status: number; requests: number };
+  };
+
+  beforeAll(async () => {
     const server = await startTestServer();
     try {
-      const run = await runInProject(['consumer.mjs'], {
+      run = await runInProject(['consumer.mjs'], {
         PETSTORE_BASE_URL: `${server.url}/v1`,
         PETSTORE_API_KEY: server.apiKey,
       });
-      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-      const biggest = {
-        id: expect.any(Number),
-        name: 'Biggest',
-        categoryId: '9223372036854775807n',
-        status: 'available',
-      };
-      expect(JSON.parse(run.stdout)).toEqual({
-        created: biggest,
-        readBack: biggest,
-        readBackIsExact: true,
-        pages: [['Biggest', 'Bella'], ['Coco', 'Luna'], ['Milo']],
-        missing: {
-          status: 404,
-          data: null,
-          error: { code: 'not_found', message: expect.any(String), status: 404 },
-        },
-      });
+      report = run.code === 0 ? JSON.parse(run.stdout) : {};
     } finally {
       await server.close();
     }
+  }, 60_000);
+
+  it('runs to the end, saying nothing on stderr', () => {
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('creates with the largest categoryId, reads it back exactly, walks pages and gets a typed 404', () => {
+    const biggest = {
+      id: expect.any(Number),
+      name: 'Biggest',
+      categoryId: '9223372036854775807n',
+      status: 'available',
+    };
+    expect(report).toMatchObject({
+      created: biggest,
+      readBack: biggest,
+      readBackIsExact: true,
+      pages: [['Biggest', 'Bella'], ['Coco', 'Luna'], ['Milo']],
+      missing: {
+        status: 404,
+        data: null,
+        error: { code: 'not_found', message: expect.any(String), status: 404 },
+      },
+    });
+  });
+
+  it('walks 45 animals with listAllPets in pages of 20: each once, each page asked once', () => {
+    const names = Array.from({ length: 45 }, (_, n) => `Pending ${n + 1}`);
+    expect(report.walk?.names.toSorted()).toEqual(names.toSorted());
+    expect(report.walk?.requests).toBe(3);
+  });
+
+  it('replays a create whose answer became a 503 after the server made it: one new animal', () => {
+    const { keys = [], ...create } = report.lostCreate ?? {};
+    expect(create).toEqual({ status: 201, replayed: 'true', named: 1 });
+    expect(keys).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), keys[0]]);
+  });
+
+  it('returns the 200 that follows a 503 with Retry-After: 0', () => {
+    expect(report.retryAfterZero).toEqual({ status: 200, requests: 2 });
   });
 
   it('refuses, with one clear error, a runtime that would round big integers', async () => {

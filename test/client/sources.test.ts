@@ -5,23 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPetStoreClient } from '#client/src/index.ts';
 import type { PetStoreClientOptions } from '#client/src/index.ts';
 import { petStoreTour } from '#client/example.ts';
+import { contractCheckedFetch } from '#test/client/scripted-fetch.ts';
 import { startTestServer } from '#test/support/http.ts';
-import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 import { readRepoFile } from '#test/support/repository.ts';
-
-/** fetch, but every response must be one openapi.json describes. */
-async function contractCheckedFetch(request: Request): Promise<Response> {
-  const response = await fetch(request);
-  const { pathname, search } = new URL(request.url);
-  assertResponseMatchesOpenApi({
-    method: request.method,
-    path: pathname + search,
-    status: response.status,
-    headers: response.headers,
-    bodyText: await response.clone().text(),
-  });
-  return response;
-}
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let options: PetStoreClientOptions;

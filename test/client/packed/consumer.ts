@@ -1,8 +1,16 @@
 // A store client in strict TypeScript, type-checked in an empty project with nothing but the packed
 // @petstore-api/client installed. Each @ts-expect-error is a mistake the package's types must catch:
 // if one were accepted, the check would fail.
-import { createPetStoreClient, nextCursor } from '@petstore-api/client';
-import type { ErrorBody, NewPet, Pet, PetStatus, PetStoreClient } from '@petstore-api/client';
+import { createPetStoreClient, listAllPets, nextCursor, PetStoreError } from '@petstore-api/client';
+import type {
+  ErrorBody,
+  ListPetsQuery,
+  NewPet,
+  Pet,
+  PetStatus,
+  PetStoreClient,
+  RetryOptions,
+} from '@petstore-api/client';
 
 export const petstore: PetStoreClient = createPetStoreClient({
   baseUrl: 'https://api.example.com/v1',
@@ -36,6 +44,33 @@ export async function everyAnimal(status: PetStatus): Promise<Pet[]> {
   return animals;
 }
 
+export async function allOf(query: ListPetsQuery, signal: AbortSignal): Promise<Pet[]> {
+  const animals: Pet[] = [];
+  try {
+    for await (const pet of listAllPets(petstore, query, { signal })) animals.push(pet);
+  } catch (error) {
+    if (!(error instanceof PetStoreError)) throw error;
+    const body: ErrorBody | undefined = error.body;
+    const response: Response = error.response;
+    throw new Error(`${body?.code ?? error.status}: ${response.headers.get('Retry-After')}`, {
+      cause: error,
+    });
+  }
+  return animals;
+}
+
+const patient: RetryOptions = {
+  maxAttempts: 5,
+  baseDelayMs: 100,
+  maxDelayMs: 2_000,
+  maxRetryAfterMs: 30_000,
+};
+export const clients: PetStoreClient[] = [
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: patient }),
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: 0 }),
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: { maxAttempts: 1 } }),
+];
+
 export async function findAnimal(petId: number): Promise<Pet | undefined> {
   const { data, error } = await petstore.GET('/pets/{petId}', { params: { path: { petId } } });
   if (error?.code === 'not_found') return undefined;
@@ -57,4 +92,12 @@ export async function mistakes(): Promise<void> {
   await petstore.GET('/animals');
   // @ts-expect-error the client needs the API key
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1' });
+  // @ts-expect-error maxAttempts is a number
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: { maxAttempts: '3' } });
+  // @ts-expect-error retries is options, 0 or false
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: 3 });
+  // @ts-expect-error listPets has no such status
+  listAllPets(petstore, { status: 'lost' });
+  // @ts-expect-error listAllPets needs the client
+  listAllPets({ status: 'sold' });
 }
