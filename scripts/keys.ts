@@ -77,11 +77,11 @@ if (values.help) {
   process.exit(0);
 }
 const [command, keyId, ...extra] = positionals;
-const creates = values['read-only'] !== undefined || values.expires !== undefined;
+const createOptionsGiven = values['read-only'] !== undefined || values.expires !== undefined;
 const valid =
   extra.length === 0 &&
   (command === 'rotate' || values.overlap === undefined) &&
-  (command === 'create' || !creates) &&
+  (command === 'create' || !createOptionsGiven) &&
   ((command === 'create' && values.name && !keyId) ||
     (command === 'list' && !keyId) ||
     ((command === 'rotate' || command === 'revoke') && keyId));

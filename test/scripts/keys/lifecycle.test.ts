@@ -2,6 +2,7 @@
 // `npm start` (and `npm run dev`, for the authorizer's answers): a read-only key reads and is refused
 // every write, on any first route; an expiring key stops on its own; a rotation keeps both keys for
 // the overlap. Bad input changes nothing. The stage run's cached answers: test/local/start-stage.
+import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { issuedKey, keysIn, statusOf } from '#test/scripts/keys/command.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
@@ -23,7 +24,6 @@ const serving = (script: string) =>
 afterAll(killScripts);
 
 const keys = (...args: string[]) => keysIn({}, [...args, ...port]);
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function created(...args: string[]) {
   const issued = await keys('create', ...args);
