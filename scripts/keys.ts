@@ -120,10 +120,16 @@ async function create(target: KeysTarget, name: string, terms: ApiKeyTerms) {
   printIssued(await issue(target, name, terms));
 }
 
-/** The key with this id, if it can still be rotated; otherwise why not, as a KeysError. */
-async function rotatable({ where, table }: KeysTarget, id: string): Promise<ApiKeyRecord> {
+/** The key with this id; a KeysError when there is none. */
+async function keyWithId({ where, table }: KeysTarget, id: string): Promise<ApiKeyRecord> {
   const existing = (await at(where, createApiKeyStore(table).list())).find((key) => key.id === id);
   if (!existing) throw new KeysError(`No key with id ${id}.`);
+  return existing;
+}
+
+/** The key with this id, if it can still be rotated; otherwise why not, as a KeysError. */
+async function rotatable(target: KeysTarget, id: string): Promise<ApiKeyRecord> {
+  const existing = await keyWithId(target, id);
   const ended = existing.revokedAt
     ? `was revoked at ${existing.revokedAt}`
     : hasExpired(existing) && `expired at ${existing.expiresAt}`;
@@ -149,10 +155,10 @@ async function rotate(target: KeysTarget, id: string, oldKeyEndsAt: string) {
   );
 }
 
-async function revoke({ where, table, usagePlan }: KeysTarget, id: string) {
+async function revoke(target: KeysTarget, id: string) {
+  const { where, table, usagePlan } = target;
   const keys = createApiKeyStore(table);
-  const existing = (await at(where, keys.list())).find((key) => key.id === id);
-  if (!existing) throw new KeysError(`No key with id ${id}.`);
+  const existing = await keyWithId(target, id);
   if (existing.revokedAt) {
     console.log(`${id} was revoked already, at ${existing.revokedAt}: nothing changed.`);
     return;

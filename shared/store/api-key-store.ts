@@ -1,13 +1,13 @@
 // API keys live in the table only as SHA-256 hashes, with an id, a name, a scope, timestamps and an
 // optional expiry. A key has 256 random bits, so a fast hash is enough: there is nothing to
-// brute-force. A key stored before scopes existed has no scope attribute: it has full access.
+// brute-force. A key stored before scopes existed has no scope attribute: it has full access. Its
+// expiry is an attribute of its own, never the table's TTL attribute: an expired key stays listed.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Item, TableClient } from '#shared/store/dynamodb.ts';
 import { API_KEY_PARTITION, TABLE_KEY, apiKeyItemKey } from '#shared/store/table.ts';
 
 /** `full`: every method; `read-only`: GET only (the authorizer's policy says which). */
-export const API_KEY_SCOPES = ['full', 'read-only'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export type ApiKeyScope = 'full' | 'read-only';
 
 export type ApiKeyRecord = {
   id: string;
@@ -30,22 +30,25 @@ export const hasExpired = (record: ApiKeyRecord, now = Date.now()) =>
   record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now;
 
 /** Neither revoked nor expired. */
-export const isActive = (record: ApiKeyRecord, now = Date.now()) =>
-  !record.revokedAt && !hasExpired(record, now);
+const isActive = (record: ApiKeyRecord, now = Date.now()) => !record.revokedAt && !hasExpired(record, now);
+
+/** The item attribute of a key's expiry, an ISO timestamp. */
+const KEY_EXPIRY_ATTRIBUTE = 'keyExpiresAt';
 
 /** The item that stores a key: its hash as the sort key, and its record. */
-export const apiKeyItem = (key: string, record: ApiKeyRecord): Item => ({
+export const apiKeyItem = (key: string, { expiresAt, ...record }: ApiKeyRecord): Item => ({
   ...apiKeyItemKey(hashApiKey(key)),
   type: 'apiKey',
   ...record,
+  ...(expiresAt !== undefined && { [KEY_EXPIRY_ATTRIBUTE]: expiresAt }),
 });
 
-const toRecord = ({ id, name, scope, createdAt, expiresAt, revokedAt }: Item): ApiKeyRecord => ({
+const toRecord = ({ id, name, scope, createdAt, revokedAt, ...item }: Item): ApiKeyRecord => ({
   id,
   name,
   scope: scope === 'read-only' ? 'read-only' : 'full',
   createdAt,
-  ...(expiresAt && { expiresAt }),
+  ...(item[KEY_EXPIRY_ATTRIBUTE] && { expiresAt: item[KEY_EXPIRY_ATTRIBUTE] }),
   ...(revokedAt && { revokedAt }),
 });
 
@@ -117,9 +120,11 @@ export function createApiKeyStore(table: TableClient) {
     async expire(id: string, at: string): Promise<ApiKeyRecord | undefined> {
       const item = await itemWithId(id);
       if (!item) return undefined;
-      const expiresAt = earlier(item.expiresAt, at);
-      await table.update(apiKeyItemKey(item[TABLE_KEY.sortKey]), { set: { expiresAt } });
-      return toRecord({ ...item, expiresAt });
+      const expiresAt = earlier(item[KEY_EXPIRY_ATTRIBUTE], at);
+      await table.update(apiKeyItemKey(item[TABLE_KEY.sortKey]), {
+        set: { [KEY_EXPIRY_ATTRIBUTE]: expiresAt },
+      });
+      return toRecord({ ...item, [KEY_EXPIRY_ATTRIBUTE]: expiresAt });
     },
   };
 }
