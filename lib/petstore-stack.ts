@@ -19,7 +19,7 @@ import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
 /** listPets -> ListPets: the construct id, and with `Function` the fixed logical id. */
-const constructId = (name: FunctionName) => name[0]?.toUpperCase() + name.slice(1);
+const constructId = (name: string) => name[0]?.toUpperCase() + name.slice(1);
 
 /** The same names, each with what `pick` takes from its function. */
 function mapFunctions<Name extends string, Picked>(
@@ -123,5 +123,10 @@ export class PetstoreStack extends Stack {
       value: this.rollout.application.applicationName,
       description: "The CodeDeploy application of the functions' rollouts (aws deploy list-deployments)",
     });
+    for (const [name, group] of Object.entries(this.rollout.deploymentGroups))
+      new CfnOutput(this, `${constructId(name)}DeploymentGroup`, {
+        value: group.deploymentGroupName,
+        description: `The CodeDeploy deployment group of ${name}'s rollouts (aws deploy list-deployments)`,
+      });
   }
 }

@@ -1,7 +1,7 @@
 // `npm run prune-versions -- --stage <stage> [--keep N] [--dry-run]`: deletes a deployed stage's oldest
-// function versions. Every version is retained so that on-call can move `live` back (docs/deployment.md),
-// and each one holds its code against the region's Lambda storage quota: this keeps the newest N and
-// every version an alias points at. Every failure is one line on stderr and exit 1.
+// function versions, each holding its code against the region's Lambda storage quota. Each release
+// keeps the version it replaced, the way back by hand (docs/deployment.md): this keeps the newest N
+// and every version an alias points at. Every failure is one line on stderr and exit 1.
 import { parseArgs } from 'node:util';
 import {
   DeleteFunctionCommand,

@@ -43,9 +43,11 @@ export class PetstoreFunction extends Construct {
       settings: props.settings,
       timeout: TIMEOUT,
       environment: props.environment,
-      // A version left out of the next template would be deleted by CloudFormation, and with it the
-      // way back that docs/deployment.md gives on-call; `npm run prune-versions` bounds how many stay.
-      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+      // RetainExceptOnCreate: a release keeps the version it replaces, the way back by hand
+      // (docs/deployment.md), and `npm run prune-versions` bounds how many stay. A release that is
+      // rolled back deletes the version it made: one left behind would hold the same code and
+      // configuration as the retry's, and Lambda would publish nothing for it.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE },
     });
     this.function = fn;
     (fn.node.defaultChild as CfnFunction).overrideLogicalId(props.logicalId);

@@ -15,47 +15,13 @@ import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { stageRegions } from '#scripts/stage-region.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import { readRepoFile, readRepoJson } from '#test/support/repository.ts';
+import { commands, isAwsCall, steps } from '#test/docs/shell-commands.ts';
 
 const runbook = readRepoFile('docs/deployment.md');
 const reference = readRepoFile('docs/deployment-reference.md');
 const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
 const cdkContext = (readRepoJson('cdk.json') as { context: Record<string, unknown> }).context;
 const STAGES = ['staging', 'production'];
-
-type Command = { text: string; inBlock: boolean };
-
-/** Each line of the shell blocks (joined across `\`), and each inline code span outside blocks. */
-function commands(markdown: string): Command[] {
-  const found: Command[] = [];
-  let fence: string | undefined;
-  for (const line of markdown.replace(/\\\n\s*/g, ' ').split('\n')) {
-    const opening = /^\s*```(\w*)/.exec(line);
-    if (opening) fence = fence === undefined ? opening[1] : undefined;
-    else if (fence === 'sh') found.push({ text: line.trim(), inBlock: true });
-    else if (fence === undefined)
-      for (const [, code = ''] of line.matchAll(/`([^`]+)`/g))
-        found.push({ text: code.trim(), inBlock: false });
-  }
-  return found;
-}
-
-/**
- * The commands a line runs: each of `a && b`, and each `$(...)` inside; `VAR=value cmd` runs cmd (with
- * VAR in its environment), and `VAR=$(cmd)` runs only cmd.
- */
-function steps(line: string): string[] {
-  const code = line.replace(/\s+#.*$/, '');
-  const substituted = [...code.matchAll(/\$\(([^)]*)\)/g)].map(([, inner = '']) => inner.trim());
-  const outer = code
-    .replace(/\w+=\$\([^)]*\)/g, '')
-    .split('&&')
-    .map((step) => step.trim().replace(/^(\w+=\S+\s+)+(?=\S)/, ''))
-    .filter((step) => step !== '');
-  return [...outer, ...substituted];
-}
-
-/** An AWS CLI call (`aws <service> <operation>`), not `aws --version`. */
-const isAwsCall = (line: string) => /^aws [a-z]/.test(line);
 
 /** A step as the CDK CLI receives it: `npm run <script> -- args` is the script's cdk command and args. */
 function cdkCommand(step: string): string[] | undefined {
@@ -163,6 +129,15 @@ describe('the runbook, read top to bottom', () => {
       .filter((step) => /^npm run (keys|prune-versions) -- (?!--help)/.test(step));
     expect(stageTools.length).toBeGreaterThan(5);
     expect(stageTools.filter((step) => !/ --stage \S/.test(step))).toEqual([]);
+  });
+
+  it("deletes the execution policy's oldest version before it adds one: IAM keeps five", () => {
+    const deleted = firstRun((line) => line.startsWith('aws iam delete-policy-version '));
+    expect(deleted).toBeGreaterThan(firstRun((line) => line.startsWith('aws iam list-policy-versions ')));
+    expect(deleted).toBeLessThan(firstRun((line) => line.startsWith('aws iam create-policy-version ')));
+    expect(lines.join('\n')).toMatch(
+      /list-policy-versions .*sort_by\(Versions\[\?!IsDefaultVersion\], &CreateDate\)\[0\]/,
+    );
   });
 
   it('runs the project CDK CLI (npx cdk), never one from the PATH', () => {

@@ -60,11 +60,16 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   test.each(FUNCTION_IDS)(`%s: its alias rolls out through CodeDeploy, as ${name} should`, (functionId) => {
     const update = updatePolicyOf(functionId);
     const [applicationId, application] = stage.only('AWS::CodeDeploy::Application');
-    // CloudFormation names the application and the groups: the RolloutApplication output says which.
+    // CloudFormation names the application and the groups: the stack's outputs say which.
     expect(application.Properties).toEqual({ ComputePlatform: 'Lambda', Tags: expect.any(Array) });
     expect(update.ApplicationName).toEqual(ref(applicationId));
     const group = stage.resource(referencedId(update.DeploymentGroupName)).Properties;
     expect(group.DeploymentGroupName).toBeUndefined();
+    // So the group's output names it, which aws deploy list-deployments needs with the application.
+    const outputs = stage.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs[functionId.replace(/Function$/, 'DeploymentGroup')]?.Value).toEqual(
+      update.DeploymentGroupName,
+    );
     expect(group).toMatchObject({
       ApplicationName: ref(applicationId),
       DeploymentConfigName: EXPECTED_CONFIG[name],
