@@ -1,23 +1,13 @@
 // What each function's environment holds, said once: the stack writes the settings its manifest names
 // from the stage's values, the bench gives its processes the same, and each composition root reads
 // them at cold start (fromLambdaEnvironment). A missing or bad setting fails there, before any request.
-import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
-import type { FunctionName } from '#functions/manifests.ts';
+import { FUNCTION_MANIFESTS, LAMBDA_VARIABLES } from '#functions/manifests.ts';
+import type { FunctionName, LambdaSetting } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
 import { MAX_PET_SHARDS } from '#shared/store/table.ts';
-
-/** Each setting a function can be given, by the environment variable that carries it. */
-export const LAMBDA_VARIABLES = {
-  tableName: 'PETSTORE_TABLE_NAME',
-  /** Signs and checks pagination cursors (a secret of the stage). */
-  cursorSecret: 'PETSTORE_CURSOR_SECRET',
-  /** The shards of the stage's table (lib/stage-settings.ts): walked by lists, leased by creates. */
-  petShards: 'PETSTORE_PET_SHARDS',
-} as const;
-export type LambdaSetting = keyof typeof LAMBDA_VARIABLES;
 
 /** A function's environment from the stage's values (CloudFormation tokens, in the stack). */
 export function lambdaEnvironment(

@@ -1,9 +1,19 @@
-// Every Lambda function of the service, each described once: the route it serves (the authorizer none),
-// its handler module, the settings its composition root reads, what it may do on the table, and the
-// requests a new version must answer before taking traffic. Plain data: the routes, the stack, the
-// local runners, the bench and the rollout hooks all read it. Adding a function: an entry, a module.
-import type { LambdaSetting } from '#functions/lambda-environment.ts';
+// Every Lambda function of the service, each described once: a route's function is named by its
+// operationId (shared/http/routes.ts); its handler module, the settings its composition root reads,
+// what it may do on the table, and the requests a new version must answer before taking traffic.
+// Plain data: the stack, the local runners, the bench and the rollout hooks read it.
+import type { OperationId } from '#shared/http/routes.ts';
 import type { TableAccess } from '#shared/store/table-access.ts';
+
+/** Each setting a function can be given, by the environment variable that carries it. */
+export const LAMBDA_VARIABLES = {
+  tableName: 'PETSTORE_TABLE_NAME',
+  /** Signs and checks pagination cursors (a secret of the stage). */
+  cursorSecret: 'PETSTORE_CURSOR_SECRET',
+  /** The shards of the stage's table (lib/stage-settings.ts): walked by lists, leased by creates. */
+  petShards: 'PETSTORE_PET_SHARDS',
+} as const;
+export type LambdaSetting = keyof typeof LAMBDA_VARIABLES;
 
 /** A request a new version answers rightly whatever the table holds, writing nothing. */
 export type RolloutRequest = {
@@ -18,7 +28,6 @@ export type RolloutRequest = {
 };
 
 export type FunctionManifest = {
-  route?: { method: 'GET' | 'POST'; path: string };
   /** The handler module, relative to the project root: what is bundled and deployed. */
   entry: string;
   /** What its composition root reads from its environment (functions/lambda-environment.ts). */
@@ -33,7 +42,6 @@ const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
 
 export const FUNCTION_MANIFESTS = {
   listPets: {
-    route: { method: 'GET', path: '/pets' },
     entry: 'functions/list-pets.ts',
     settings: ['tableName', 'cursorSecret', 'petShards'],
     tableAccess: 'readPets',
@@ -47,7 +55,6 @@ export const FUNCTION_MANIFESTS = {
     },
   },
   createPet: {
-    route: { method: 'POST', path: '/pets' },
     entry: 'functions/create-pet.ts',
     settings: ['tableName', 'petShards'],
     tableAccess: 'createPets',
@@ -62,7 +69,6 @@ export const FUNCTION_MANIFESTS = {
     },
   },
   getPet: {
-    route: { method: 'GET', path: '/pets/{petId}' },
     entry: 'functions/get-pet.ts',
     settings: ['tableName'],
     tableAccess: 'readPets',
@@ -80,7 +86,7 @@ export const FUNCTION_MANIFESTS = {
     tableAccess: 'readApiKeys',
     rolloutCheck: 'hookKey',
   },
-} as const satisfies Record<string, FunctionManifest>;
+} as const satisfies Record<OperationId | 'authorizer', FunctionManifest>;
 
 export type FunctionName = keyof typeof FUNCTION_MANIFESTS;
 export const FUNCTION_NAMES = /* @__PURE__ */ Object.keys(FUNCTION_MANIFESTS) as FunctionName[];

@@ -1,23 +1,24 @@
-// The one definition of the API's surface: stage, routes (from the function manifests) and authorizer
-// settings, read from here by everything that needs them, so that nothing can drift apart.
-import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '#functions/manifests.ts';
-import type { FunctionManifest, FunctionName } from '#functions/manifests.ts';
+// The one definition of the API's surface: stage, routes and authorizer settings, read from here by
+// everything that needs them (the functions that serve each route: functions/manifests.ts), so that
+// nothing can drift apart. Plain data: this layer imports nothing above it.
 
 export const STAGE_NAME = 'v1';
 export const BASE_PATH = `/${STAGE_NAME}`;
 
-type Manifests = typeof FUNCTION_MANIFESTS;
-/** The functions that serve a route: every one but the authorizer. */
-export type OperationId = {
-  [Name in FunctionName]: Manifests[Name] extends { route: object } ? Name : never;
-}[FunctionName];
-export type Route = { [Name in OperationId]: { operationId: Name } & Manifests[Name]['route'] }[OperationId];
+/** Each operation's method and path, by operationId: the name of the function that serves it. */
+const ROUTE_TABLE = {
+  listPets: { method: 'GET', path: '/pets' },
+  createPet: { method: 'POST', path: '/pets' },
+  getPet: { method: 'GET', path: '/pets/{petId}' },
+} as const satisfies Record<string, { method: 'GET' | 'POST'; path: string }>;
 
-/** Each function's route (functions/manifests.ts), in the manifests' order. */
-export const ROUTES: readonly Route[] = /* @__PURE__ */ FUNCTION_NAMES.flatMap((name) => {
-  const manifest: FunctionManifest = FUNCTION_MANIFESTS[name];
-  return manifest.route ? [{ operationId: name, ...manifest.route } as Route] : [];
-});
+export type OperationId = keyof typeof ROUTE_TABLE;
+export type Route = { [Id in OperationId]: { operationId: Id } & (typeof ROUTE_TABLE)[Id] }[OperationId];
+
+/** Every route, in the table's order. */
+export const ROUTES: readonly Route[] = /* @__PURE__ */ Object.entries(ROUTE_TABLE).map(
+  ([operationId, route]) => ({ operationId, ...route }) as Route,
+);
 
 /** The methods each known path offers, for 405 answers and their Allow header. */
 export const ALLOWED_METHODS: Record<string, string[]> = /* @__PURE__ */ Object.fromEntries(
