@@ -43,20 +43,42 @@ async function keepSending(url: string, key: string, client: number, outcomes: O
   }
 }
 
-async function underLoad(url: string, key: string, signal: () => void) {
+/**
+ * Sends the signal under load. The drain counts from when the test saw the server's "shutting down"
+ * line, logged in the tick the server starts draining: on a loaded machine, a request sent after
+ * the signal may reach the server, and be answered, before it handles the signal.
+ */
+async function underLoad(
+  url: string,
+  key: string,
+  { child, output }: Pick<ReturnType<typeof runScript>, 'child' | 'output'>,
+  signal: () => void,
+) {
   const outcomes = Array.from({ length: CLIENTS }, () => [] as Outcome[]);
   const clients = outcomes.map((client, i) => keepSending(url, key, i, client));
   for (let waited = 0; outcomes.some((client) => client.length < ANSWERED_BEFORE_SIGNAL); waited += 20) {
     if (waited > 30_000) throw new Error('the clients did not get their first answers');
     await sleep(20);
   }
+  const drainSeen = new Promise<number>((resolve) =>
+    child.stdout.on('data', () => /shutting down/.test(output()) && resolve(Date.now())),
+  );
   const signalledAt = Date.now();
   signal();
   await Promise.all(clients);
-  return { outcomes, signalledAt };
+  const drainSeenAt = await drainSeen;
+  return { outcomes, signalledAt, drainSeenAt };
 }
 
-function expectCleanDrain({ outcomes, signalledAt }: { outcomes: Outcome[][]; signalledAt: number }) {
+function expectCleanDrain({
+  outcomes,
+  signalledAt,
+  drainSeenAt,
+}: {
+  outcomes: Outcome[][];
+  signalledAt: number;
+  drainSeenAt: number;
+}) {
   for (const client of outcomes) {
     const last = client.at(-1);
     const answers = client.slice(0, -1);
@@ -74,9 +96,9 @@ function expectCleanDrain({ outcomes, signalledAt }: { outcomes: Outcome[][]; si
     // The answer before the refusal told the client the connection was closing, unless the client
     // sent nothing more within the drain's linger: then the server closed the idle connection (a
     // FIN, never a reset) and the next request needed a new one.
-    // An answer to a request sent before the signal may still say keep-alive.
+    // An answer to a request sent before the drain was seen to start may still say keep-alive.
     const lingered = (last?.sentAt ?? 0) - signalledAt >= DRAIN_LINGER_MS;
-    const answeredInDrain = (answers.at(-1)?.sentAt ?? 0) >= signalledAt;
+    const answeredInDrain = (answers.at(-1)?.sentAt ?? 0) >= drainSeenAt;
     if (!lingered && answeredInDrain) expect(answers.at(-1)).toMatchObject({ connection: 'close' });
   }
 }
@@ -90,7 +112,7 @@ describe.each([
   it('answers every request that reached it on SIGTERM, and exits 0', async () => {
     const run = runScript(script, args, { PORT: '0', PETSTORE_API_KEY: key });
     const url = await bannerUrl(run);
-    expectCleanDrain(await underLoad(url, key, () => run.child.kill('SIGTERM')));
+    expectCleanDrain(await underLoad(url, key, run, () => run.child.kill('SIGTERM')));
     expect(await run.exited).toBe(0);
     expect(run.output()).not.toMatch(/"status":5\d\d|LEVEL_|Error/);
   });
@@ -98,7 +120,7 @@ describe.each([
   it('drains the same way on Ctrl-C, which signals the whole process group', async () => {
     const run = runScript(script, args, { PORT: '0', PETSTORE_API_KEY: key }, { processGroup: true });
     const url = await bannerUrl(run);
-    expectCleanDrain(await underLoad(url, key, () => process.kill(-(run.child.pid ?? 0), 'SIGINT')));
+    expectCleanDrain(await underLoad(url, key, run, () => process.kill(-(run.child.pid ?? 0), 'SIGINT')));
     expect(await run.exited).toBe(0);
     expect(run.output()).toMatch(/SIGINT: shutting down/);
     expect(run.output()).not.toMatch(/"status":5\d\d|LEVEL_|Error/);
