@@ -1,10 +1,10 @@
 // Finds the cloud assembly of one stage: `cdk.out/assembly-<Stage>/` and its stack template,
 // synthesized first when cdk.out is missing, older than any source it is built from, or written
 // without bundles (so the stage run always serves what `cdk deploy` would deploy now), or taken as
-// given (`--assembly <dir>`).
+// given (`--assembly <dir>`). One synthesis at a time: a second process waits and reuses it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { readTemplate } from '#local/cloud-assembly/template.ts';
 
 /** What a synthesis reads: a change to any of them makes cdk.out stale. */
@@ -78,6 +78,35 @@ export function unbundled(
     });
 }
 
+/** A synthesis that holds the lock longer than this has died: the lock is taken over. */
+const SYNTH_LOCK_STALE_MS = 10 * 60_000;
+const SYNTH_LOCK_POLL_MS = 100;
+
+/**
+ * Runs `work` while holding the project's synthesis lock, a directory (made atomically), so that
+ * two servers or test files starting at once do not write one cdk.out together.
+ */
+function withSynthLock<T>(projectRoot: string, work: () => T): T {
+  const lock = join(projectRoot, '.petstore', 'synth.lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const heldSince = existsSync(lock) ? statSync(lock).mtimeMs : Date.now();
+      if (Date.now() - heldSince > SYNTH_LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SYNTH_LOCK_POLL_MS);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /**
  * The stage in the project's cdk.out, synthesized when stale (`log` hears why). Throws with one
  * line when the synthesis fails or the app has no such stage.
@@ -87,6 +116,10 @@ export function projectStageAssembly(
   stage: string,
   log: (line: string) => void,
 ): StageAssembly {
+  return withSynthLock(projectRoot, () => freshStageAssembly(projectRoot, stage, log));
+}
+
+function freshStageAssembly(projectRoot: string, stage: string, log: (line: string) => void) {
   const outDir = join(projectRoot, 'cdk.out');
   const manifest = join(outDir, 'manifest.json');
   const newestInput = Math.max(...SYNTH_INPUTS.map((input) => newestChange(join(projectRoot, input))));

@@ -2,12 +2,10 @@
 // npm, each one no other test runs that way (with arguments that only read), and for the others, the
 // test or CI step that runs it. A script added to package.json fails here until one of them does.
 import { describe, expect, it } from '@jest/globals';
-import { join } from 'node:path';
-import { givenStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { runNpm } from '#test/support/npm.ts';
 import { REPO_ROOT, readRepoFile, readRepoJson } from '#test/support/repository.ts';
+import { projectAssembly } from '#test/support/project-assembly.ts';
 
-const CDK_OUT = join(REPO_ROOT, 'cdk.out');
 const SCRIPTS = (readRepoJson('package.json') as { scripts: Record<string, string> }).scripts;
 
 /** Scripts run through npm elsewhere: where, and a line of that file that shows it. */
@@ -44,6 +42,12 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
   },
   'test:e2e': { args: ['--help'], code: 0, output: /^usage: npm run test:e2e -- --base-url <url>/m },
   openapi: { args: ['--check'], code: 0, output: /^$/ },
+  // The fast tier's files, none of the full tier's (test/tiers.ts sorts them).
+  'test:fast': {
+    args: ['--listTests'],
+    code: 0,
+    output: /^(?![\s\S]*e2e[/\\]stage\.test\.ts)[\s\S]*shared[/\\]json\.test\.ts/,
+  },
   'stage-region': { args: ['staging'], code: 0, output: /^[a-z]{2}(-[a-z]+)+-\d\n$/ },
   'prune-versions': {
     args: [],
@@ -54,14 +58,7 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
 
 /** What a deploy would change, against the stage's own synthesized template: no AWS call. */
 const diffRun = (stage: 'staging' | 'production'): ReadOnlyRun => ({
-  args: [
-    '--app',
-    'cdk.out',
-    '--template',
-    givenStageAssembly(CDK_OUT, stage).templateFile,
-    '--fail',
-    '--no-notices',
-  ],
+  args: ['--app', 'cdk.out', '--template', projectAssembly(stage).templateFile, '--fail', '--no-notices'],
   code: 0,
   output: /Number of stacks with differences: 0/,
 });

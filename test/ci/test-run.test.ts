@@ -18,6 +18,8 @@ function runFixture(dir: string): Promise<{ code: number | null; output: string 
     '--disable-warning=ExperimentalWarning',
     join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
     '--ci',
+    '--selectProjects',
+    'full',
     '--testMatch',
     '<rootDir>/test/ci/test-run.fixture.ts',
     // Jest's cache, which is not the run's, goes outside the directory under watch.

@@ -1,6 +1,6 @@
 // The end-to-end contract suite (contract-suite.ts) against each stage as `cdk deploy` would ship
 // it: `npm run start:stage -- <stage>` serves the synthesized template and its bundles (cdk.out,
-// synthesized by the global setup), with the stage's authorizer cache, throttling and usage plan.
+// synthesized when stale by the first to ask), with the stage's authorizer cache, throttling and usage plan.
 // Under staging's 5 requests a second per key, the suite's client waits out every 429.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from '@jest/globals';

@@ -10,7 +10,7 @@ import { startLocalServer } from '#local/server/http-server.ts';
 import type { LocalServer } from '#local/server/http-server.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { createApiKeyStore } from '#shared/store/api-key-store.ts';
-import { startFaultyDynamoDb } from '#test/support/faulty-dynamodb.ts';
+import { startFaultyDynamoDb } from '#test/local/faulty-dynamodb.ts';
 import { httpClient } from '#test/support/http.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 import { TEST_CURSOR_SECRET, quietObservability } from '#test/support/test-table.ts';

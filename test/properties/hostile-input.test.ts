@@ -1,65 +1,21 @@
 // Property-based: random bodies, query strings, path ids, header values, content types and methods
-// thrown at the whole stack in front of the functions (local/api-gateway/gateway.ts, as `npm start`
-// serves it). Never a 5xx, always the Error shape, nothing stored when rejected; a name such as
-// `toString` or `__proto__` is any other name.
+// thrown at the whole stack in front of the functions (gateway-calls.ts). Never a 5xx, always the
+// Error shape, nothing stored when rejected.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { sourceApiGateway } from '#local/api-gateway/source-gateway.ts';
+import {
+  KEYED_BODY,
+  RUNS,
+  call,
+  handleGatewayRequest,
+  created,
+  headerSafe,
+  storedExactlyTheCreated,
+  storedItems,
+} from '#test/properties/gateway-calls.ts';
 import { unknownPathError } from '#shared/http/gateway-responses.ts';
-import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
-import { PET_FIELDS } from '#shared/store/pet-item.ts';
-import type { PagePosition } from '#shared/store/pet-store.ts';
-import { testApiKeys, testFunctions, testTable } from '#test/support/test-table.ts';
 
-const handleGatewayRequest = sourceApiGateway(testFunctions);
-const petStore = createDynamoDbPetStore(testTable);
-
-let key: string;
-let accepted = 0;
-
-beforeAll(async () => {
-  key = (await testApiKeys.issue('properties')).key;
-});
-
-type Call = { method: string; target: string; headers?: [string, string][]; body?: Buffer | string };
-
-async function call({ method, target, headers = [], body = '' }: Call) {
-  const result = await handleGatewayRequest({
-    method,
-    target,
-    headers: [['Authorization', `Bearer ${key}`], ...headers],
-    body: Buffer.from(body),
-    bodyBytes: Buffer.byteLength(body),
-    sourceIp: '127.0.0.1',
-    requestId: randomUUID(),
-  });
-  const json = JSON.parse(result.body) as Record<string, unknown>;
-  expect(result.statusCode).toBeLessThan(500);
-  if (result.statusCode >= 400) {
-    expect(json).toEqual({
-      code: expect.any(String),
-      message: expect.any(String),
-      status: result.statusCode,
-    });
-    expect(result.headers?.['Content-Type']).toBe('application/json');
-    expect(String(json.message)).not.toMatch(/Exception|Error:|\n\s+at |node_modules|\.ts\b/);
-  }
-  return { status: result.statusCode, json, headers: result.headers ?? {} };
-}
-
-async function storedPets(): Promise<number> {
-  let count = 0;
-  let after: PagePosition | undefined;
-  do {
-    const page = await petStore.list({ limit: 100, after });
-    count += page.pets.length;
-    after = page.next;
-  } while (after !== undefined);
-  return count;
-}
-
-const RUNS = { numRuns: 150 };
 const nameLike = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 120 }),
   fc.constant(' '),
@@ -105,111 +61,12 @@ const contentType = fc.oneof(
   ),
   fc.string({ maxLength: 40 }),
 );
-/** The one body sent with an Idempotency-Key, so that a key two properties happen to share replays. */
-const KEYED_BODY = '{"name":"Key","categoryId":1}';
-const headerSafe = (text: string) => text.replace(/[^\t\x20-\x7e]/g, '');
-
-/** Names an object already answers to: a map keyed by what a client sends must not look them up. */
-const BUILT_IN_NAMES = [Object.prototype, Array.prototype, Function.prototype].flatMap((prototype) =>
-  Object.getOwnPropertyNames(prototype),
-);
-const builtInName = fc
-  .tuple(fc.constantFrom(...BUILT_IN_NAMES), fc.boolean())
-  .map(([name, upper]) => (upper ? name.toUpperCase() : name));
-
-describe('names like an object built-in, anywhere a client can put a name', () => {
-  const newPet = '{"name":"Builtin","categoryId":1}';
-  let petId: string;
-  beforeAll(async () => {
-    const created = await call({
-      method: 'POST',
-      target: '/v1/pets',
-      headers: [['Content-Type', 'application/json']],
-      body: newPet,
-    });
-    petId = String(created.json.id);
-    accepted++;
-  });
-  const reads = () => ['/v1/pets?limit=2', `/v1/pets/${petId}`];
-
-  it('as a query parameter or header on a read: the answer is the one without it', async () => {
-    await fc.assert(
-      fc.asyncProperty(builtInName, fc.constantFrom(0, 1), async (name, route) => {
-        const target = reads()[route] ?? '';
-        const without = await call({ method: 'GET', target });
-        const asQuery = await call({ method: 'GET', target: `${target}${route ? '?' : '&'}${name}=a` });
-        const asHeader = await call({ method: 'GET', target, headers: [[name, '1']] });
-        expect(without.status).toBe(200);
-        for (const answer of [asQuery, asHeader]) expect(answer.json).toEqual(without.json);
-      }),
-      RUNS,
-    );
-  });
-
-  it('as a query parameter or header on createPet: a 201 like any other', async () => {
-    await fc.assert(
-      fc.asyncProperty(builtInName, async (name) => {
-        const json: [string, string] = ['Content-Type', 'application/json'];
-        const asQuery = await call({
-          method: 'POST',
-          target: `/v1/pets?${name}=a`,
-          headers: [json],
-          body: newPet,
-        });
-        const asHeader = await call({
-          method: 'POST',
-          target: '/v1/pets',
-          headers: [json, [name, '1']],
-          body: newPet,
-        });
-        for (const { status, json: pet } of [asQuery, asHeader]) {
-          expect(status).toBe(201);
-          expect(pet).toMatchObject({ name: 'Builtin', categoryId: 1 });
-          accepted++;
-        }
-      }),
-      RUNS,
-    );
-  });
-
-  it('as a body field, an id, a cursor or an idempotency key: the answer any such value gets', async () => {
-    await fc.assert(
-      fc.asyncProperty(builtInName, async (name) => {
-        // `name` is Function.prototype's and a pet's: as a field it is a known one.
-        fc.pre(!Object.keys(PET_FIELDS).includes(name));
-        const stored = await storedPets();
-        const json: [string, string] = ['Content-Type', 'application/json'];
-        const field = await call({
-          method: 'POST',
-          target: '/v1/pets',
-          headers: [json],
-          body: `{"name":"Builtin","categoryId":1,${JSON.stringify(name)}:{"status":"sold"}}`,
-        });
-        expect(field.json).toEqual({
-          code: 'validation_error',
-          message: `${name}: unknown field`,
-          status: 400,
-        });
-        expect(await storedPets()).toBe(stored);
-        expect((await call({ method: 'GET', target: `/v1/pets/${name}` })).status).toBe(400);
-        expect((await call({ method: 'GET', target: `/v1/pets?cursor=${name}` })).status).toBe(400);
-        const keyed = { method: 'POST', target: '/v1/pets', headers: [json, ['Idempotency-Key', name]] };
-        const first = await call({ ...keyed, body: KEYED_BODY } as Call);
-        const replay = await call({ ...keyed, body: KEYED_BODY } as Call);
-        expect([first.status, replay.status]).toEqual([201, 201]);
-        expect(replay.json).toEqual(first.json);
-        if (!first.headers['Idempotent-Replayed']) accepted++;
-      }),
-      RUNS,
-    );
-  });
-});
 
 describe('hostile input', () => {
   it('createPet: any body and content type is a 201 or a 4xx Error, and only a 201 stores', async () => {
     await fc.assert(
       fc.asyncProperty(anyBody, contentType, async (body, type) => {
-        const before = await storedPets();
+        const before = await storedItems();
         const response = await call({
           method: 'POST',
           target: '/v1/pets',
@@ -217,8 +74,9 @@ describe('hostile input', () => {
           body,
         });
         expect([201, 400, 413, 415]).toContain(response.status);
-        if (response.status === 201) accepted++;
-        expect(await storedPets()).toBe(before + (response.status === 201 ? 1 : 0));
+        // A 201 stores its pet (counted at the end); anything else stores nothing at all.
+        if (response.status === 201) created.count++;
+        else expect(await storedItems()).toBe(before);
       }),
       RUNS,
     );
@@ -233,7 +91,7 @@ describe('hostile input', () => {
       fc.asyncProperty(text, control, text, async (before, character, after) => {
         const name = `${before}${character}${after}`;
         fc.pre([...name].length <= 100);
-        const stored = await storedPets();
+        const stored = await storedItems();
         const response = await call({
           method: 'POST',
           target: '/v1/pets',
@@ -242,7 +100,7 @@ describe('hostile input', () => {
         });
         expect(response.status).toBe(400);
         expect(response.json.message).toMatch(/^name: must not contain control characters/);
-        expect(await storedPets()).toBe(stored);
+        expect(await storedItems()).toBe(stored);
       }),
       RUNS,
     );
@@ -266,7 +124,7 @@ describe('hostile input', () => {
     await fc.assert(
       fc.asyncProperty(contentEncoding, async (value) => {
         fc.pre(!/^[\s,]*(identity[\s,]*)*$/i.test(value));
-        const stored = await storedPets();
+        const stored = await storedItems();
         const response = await call({
           method: 'POST',
           target: '/v1/pets',
@@ -279,7 +137,7 @@ describe('hostile input', () => {
         expect(response.status).toBe(415);
         expect(response.json.code).toBe('unsupported_media_type');
         expect(response.headers['Accept-Encoding']).toBe('identity');
-        expect(await storedPets()).toBe(stored);
+        expect(await storedItems()).toBe(stored);
       }),
       RUNS,
     );
@@ -298,7 +156,7 @@ describe('hostile input', () => {
           body: KEYED_BODY,
         });
         expect([201, 400]).toContain(response.status);
-        if (response.status === 201 && !response.headers['Idempotent-Replayed']) accepted++;
+        if (response.status === 201 && !response.headers['Idempotent-Replayed']) created.count++;
       }),
       RUNS,
     );
@@ -380,8 +238,6 @@ describe('hostile input', () => {
       RUNS,
     );
   });
-
-  it('stored exactly the accepted creates', async () => {
-    expect(await storedPets()).toBe(accepted);
-  });
 });
+
+storedExactlyTheCreated();

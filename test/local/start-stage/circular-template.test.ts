@@ -9,7 +9,7 @@ import { afterAll, expect, it } from '@jest/globals';
 import type { CloudTemplate } from '#local/cloud-assembly/template.ts';
 import { killScripts, runScript } from '#test/support/process.ts';
 import { putStageRefBackOnApiAlarm } from '#test/support/rollout-circle.ts';
-import { REPO_ROOT } from '#test/support/repository.ts';
+import { PROJECT_CDK_OUT, projectAssembly } from '#test/support/project-assembly.ts';
 
 const copyDir = mkdtempSync(join(tmpdir(), 'petstore-circular-'));
 
@@ -20,8 +20,9 @@ afterAll(() => {
 
 /** The staging template of a copy of cdk.out, with the 5xx alarm's Stage dimension a Ref again. */
 function assemblyWithTheCircle(): string {
-  cpSync(join(REPO_ROOT, 'cdk.out/manifest.json'), join(copyDir, 'manifest.json'));
-  cpSync(join(REPO_ROOT, 'cdk.out/assembly-Staging'), join(copyDir, 'assembly-Staging'), { recursive: true });
+  const { assemblyDir } = projectAssembly('staging');
+  cpSync(join(PROJECT_CDK_OUT, 'manifest.json'), join(copyDir, 'manifest.json'));
+  cpSync(assemblyDir, join(copyDir, 'assembly-Staging'), { recursive: true });
   const stageDir = join(copyDir, 'assembly-Staging');
   const templateFile = join(
     stageDir,

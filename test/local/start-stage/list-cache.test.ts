@@ -14,7 +14,7 @@ import { httpClient } from '#test/support/http.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
 import type { ScriptRun } from '#test/support/process.ts';
-import { REPO_ROOT } from '#test/support/repository.ts';
+import { PROJECT_CDK_OUT, projectAssembly } from '#test/support/project-assembly.ts';
 
 /** Long enough for a read, a create and a read again; short enough to wait out. */
 const TTL_SECONDS = 2;
@@ -26,7 +26,8 @@ let request: ReturnType<typeof httpClient>;
 
 /** cdk.out copied, its production stage's cached methods given the short TTL. */
 function assemblyWithShortTtl(): string {
-  cpSync(join(REPO_ROOT, 'cdk.out'), copyDir, { recursive: true });
+  projectAssembly('production');
+  cpSync(PROJECT_CDK_OUT, copyDir, { recursive: true });
   const stageDir = join(copyDir, 'assembly-Production');
   const templateFile = join(
     stageDir,

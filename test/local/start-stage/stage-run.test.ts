@@ -22,6 +22,7 @@ import type { ScriptRun } from '#test/support/process.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 import { startDelayingDynamoDb } from '#test/local/start-stage/delaying-dynamodb.ts';
 import type { DelayingDynamoDb } from '#test/local/start-stage/delaying-dynamodb.ts';
+import { PROJECT_CDK_OUT, projectAssembly } from '#test/support/project-assembly.ts';
 
 /** Short enough to wait out in a test, long enough to send two requests within. */
 const AUTHORIZER_TTL_SECONDS = 2;
@@ -53,7 +54,8 @@ let baseUrl = '';
  */
 async function editedAssembly(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-stage-run-'));
-  cpSync(join(REPO_ROOT, 'cdk.out'), dir, { recursive: true });
+  projectAssembly('staging');
+  cpSync(PROJECT_CDK_OUT, dir, { recursive: true });
   const stageDir = join(dir, 'assembly-Staging');
   const templateName = readdirSync(stageDir).find((name) => name.endsWith('.template.json'));
   if (!templateName) throw new Error(`no template in ${stageDir}`);

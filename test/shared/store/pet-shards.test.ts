@@ -1,8 +1,10 @@
-// Pets spread over shards by id range: the keys the store writes (recorded in front of the test
-// DynamoDB) spread the pets evenly, through the first counter and then the spread ones, and a list
+// Pets spread over shards by id range: the keys the store writes (read back from the test DynamoDB)
+// spread the pets evenly, through the first counter and then the spread ones, and a list
 // walks the shards in order, each pet once, in id order, with one Query a page and a second only where
 // a page crosses into the next shard: from a listPets instance's first page, once ids fill every shard.
 import { randomUUID } from 'node:crypto';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
@@ -11,7 +13,14 @@ import type { PetStatus } from '#shared/schemas.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { PET_ID_COUNTERS, SPREAD_FIRST_ROUND, idBlock, spreadIdBlock } from '#shared/store/id-allocator.ts';
 import type { PagePosition, PetPageRequest, PetStore } from '#shared/store/pet-store.ts';
-import { MAX_PET_SHARDS, PET_SHARDS, SHARD_ID_SPAN, petShardOf } from '#shared/store/table.ts';
+import {
+  MAX_PET_SHARDS,
+  PET_SHARDS,
+  SHARD_ID_SPAN,
+  STATUS_INDEX,
+  TABLE_KEY,
+  petShardOf,
+} from '#shared/store/table.ts';
 import { startRecorder } from '#bench/capacity/recorder.ts';
 import type { Recorder } from '#bench/capacity/recorder.ts';
 
@@ -29,26 +38,59 @@ const writtenKeys: { table: string; index: string; status: PetStatus }[] = [];
 beforeAll(async () => {
   recorder = await startRecorder(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '');
   local = await openLocalDynamoDb({ endpoint: recorder.endpoint, tableName: `shards-${randomUUID()}` });
+  // Written straight to the table, not through the recorder, whose reads around each write would
+  // triple the requests; the keys are read back from the table below.
+  const direct = await openLocalDynamoDb({
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    tableName: local.tableName,
+  });
   // The spread counters in turn: the even spread that many instances picking at random make over time.
   let picks = 0;
   const pickCounter = () => ((picks++ % PET_ID_COUNTERS) + 0.5) / PET_ID_COUNTERS;
   const instances = Array.from({ length: INSTANCES }, () =>
-    createDynamoDbPetStore(local.table, { pickCounter }),
+    createDynamoDbPetStore(direct.table, { pickCounter }),
   );
-  store = instances[0] ?? createDynamoDbPetStore(local.table);
-  recorder.take();
-  for (let index = 0; index < PETS; index++) {
-    const instance = instances[index % INSTANCES] ?? store;
-    const status = PET_STATUSES[index % PET_STATUSES.length] ?? 'available';
-    await instance.insert({ id: await instance.reserveId(), name: `Pet ${index}`, categoryId: 1n, status });
-    const put = recorder.take().find((entry) => entry.operation === 'PutItem');
-    writtenKeys.push({ table: put?.partition ?? '', index: put?.indexWrites[0]?.partition ?? '', status });
-  }
+  store = createDynamoDbPetStore(local.table, { pickCounter });
+  // The instances side by side, each creating one pet at a time, as concurrent Lambda instances do.
+  await Promise.all(
+    instances.map(async (instance, lane) => {
+      for (let index = lane; index < PETS; index += INSTANCES) {
+        const status = PET_STATUSES[index % PET_STATUSES.length] ?? 'available';
+        await instance.insert({
+          id: await instance.reserveId(),
+          name: `Pet ${index}`,
+          categoryId: 1n,
+          status,
+        });
+      }
+    }),
+  );
+  writtenKeys.push(...(await petKeys(direct.endpoint, local.tableName)));
+  await direct.close();
 }, 120_000);
 afterAll(async () => {
   await local.close();
   await recorder.close();
 });
+
+/** The table and index partition keys of every pet in the table, with its status. */
+async function petKeys(endpoint: string, tableName: string) {
+  const client = new DynamoDBClient({ endpoint });
+  const keys: typeof writtenKeys = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      const status = item.status?.S as PetStatus | undefined;
+      const index = item[STATUS_INDEX.partitionKey]?.S;
+      // Only pets carry a status and an index key; the id counters carry neither.
+      if (status && index) keys.push({ table: item[TABLE_KEY.partitionKey]?.S ?? '', index, status });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  client.destroy();
+  return keys;
+}
 
 const countBy = (keys: string[]) =>
   keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
