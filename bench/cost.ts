@@ -2,30 +2,27 @@
 // DynamoDB requests and capacity units per call) and the list prices and assumptions below. Lambda gives
 // a function CPU in proportion to its memory, so below one full vCPU the measured CPU time stretches
 // (cpuStretch), while the wait for DynamoDB does not.
-import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
+import { AWS_PRICES, KEY_TRAFFIC } from '../lib/cost-basis.ts';
+import { STAGE_SETTINGS } from '../lib/stage-settings.ts';
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import { usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
 import type { SubjectName, PerSubject } from '#bench/subjects.ts';
 import type { Warm } from '#bench/processes/warm.ts';
 
-/** us-east-1 public list prices (2025) to be checked against the AWS pricing pages before use. */
+/** The prices this model applies (lib/cost-basis.ts), as the results file records them. */
 export const PRICES = {
-  region: 'us-east-1',
-  apiGatewayRestPerMillionRequests: 3.5,
-  lambdaPerMillionRequests: 0.2,
-  lambdaArm64PerGbSecond: 0.0000133334,
-  dynamoDbPerMillionReadUnits: 0.125,
-  dynamoDbPerMillionWriteUnits: 0.625,
+  region: AWS_PRICES.region,
+  apiGatewayRestPerMillionRequests: AWS_PRICES.apiGateway.tiers[0].perMillion,
+  lambdaPerMillionRequests: AWS_PRICES.lambda.perMillionRequests,
+  lambdaArm64PerGbSecond: AWS_PRICES.lambda.arm64PerGbSecond,
+  dynamoDbPerMillionReadUnits: AWS_PRICES.dynamoDb.perMillionReadUnits,
+  dynamoDbPerMillionWriteUnits: AWS_PRICES.dynamoDb.perMillionWriteUnits,
 };
 
-/** How often the key of the cost model sends a request. */
-const KEY_REQUEST_INTERVAL_SECONDS = 15;
-
 export const ASSUMPTIONS = {
-  /** One miss per key per cache TTL, for a key that sends a request every KEY_REQUEST_INTERVAL_SECONDS. */
-  keyRequestIntervalSeconds: KEY_REQUEST_INTERVAL_SECONDS,
-  authorizerCacheHitRate: 1 - KEY_REQUEST_INTERVAL_SECONDS / STAGE_SETTINGS.production.authorizerCacheSeconds,
+  keyRequestIntervalSeconds: KEY_TRAFFIC.requestIntervalSeconds,
+  authorizerCacheHitRate: KEY_TRAFFIC.authorizerCacheHitRate,
   /** What one DynamoDB request costs a Lambda function in the same region, in wall time. */
   dynamoDbRoundTripMs: 4,
   /** The memory size at which a function has one whole vCPU. */

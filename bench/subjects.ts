@@ -4,8 +4,8 @@
 // NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '#functions/manifests.ts';
-import type { FunctionName } from '#functions/manifests.ts';
+import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '../functions/manifests.ts';
+import type { FunctionName } from '../functions/manifests.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT_DIR = `${PROJECT_ROOT}bench/.out`;

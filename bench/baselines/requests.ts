@@ -9,7 +9,7 @@ import type {
   APIGatewayProxyEvent,
   APIGatewayTokenAuthorizerEvent,
 } from 'aws-lambda';
-import type { PetStatus } from '#shared/schemas.ts';
+import type { PetStatus } from '../../shared/schemas.ts';
 import {
   IF_ABSENT,
   LIST_FILTERS,
@@ -18,7 +18,7 @@ import {
   idSortKey,
   petIndexKeys,
   petItemKey,
-} from '#shared/store/table.ts';
+} from '../../shared/store/table.ts';
 
 const tableName = () => process.env.PETSTORE_TABLE_NAME;
 

@@ -3,62 +3,13 @@
 // durations, DynamoDB by units, logs at the levels the stack sets, and data transfer out. Each price
 // names its page, to be checked there before a budget rests on it.
 import { readFile } from 'node:fs/promises';
-import type { CacheClusterSize } from '#lib/stage-settings.ts';
+import { AWS_PRICES } from '../../lib/cost-basis.ts';
+import type { CacheClusterSize } from '../../lib/stage-settings.ts';
 import type { CostLine, CostModel } from '#bench/cost.ts';
 import type { FunctionDurations } from '#bench/capacity/limits.ts';
 
 const HOURS_PER_MONTH = 730;
 const GB = 2 ** 30;
-
-/** Dollars per million requests in each monthly volume tier, up to `upTo` requests a month. */
-const API_GATEWAY_REST_TIERS = [
-  { upTo: 333e6, perMillion: 3.5 },
-  { upTo: 1e9, perMillion: 2.8 },
-  { upTo: 20e9, perMillion: 2.38 },
-  { upTo: Infinity, perMillion: 1.51 },
-];
-const CACHE_CLUSTER_PER_HOUR: Record<CacheClusterSize, number> = {
-  '0.5': 0.02,
-  '1.6': 0.038,
-  '6.1': 0.2,
-  '13.5': 0.25,
-  '28.4': 0.5,
-  '58.2': 1,
-  '118': 1.9,
-  '237': 3.8,
-};
-/** Data transfer out to the internet, dollars per GB by monthly volume. */
-const TRANSFER_OUT_TIERS = [
-  { upTo: 100, perGb: 0 },
-  { upTo: 10 * 1024, perGb: 0.09 },
-  { upTo: 50 * 1024, perGb: 0.085 },
-  { upTo: 150 * 1024, perGb: 0.07 },
-  { upTo: Infinity, perGb: 0.05 },
-];
-
-export const PRICES = {
-  apiGateway: { source: 'https://aws.amazon.com/api-gateway/pricing/', tiers: API_GATEWAY_REST_TIERS },
-  cacheCluster: { source: 'https://aws.amazon.com/api-gateway/pricing/', perHour: CACHE_CLUSTER_PER_HOUR },
-  waf: {
-    source: 'https://aws.amazon.com/waf/pricing/',
-    perMillionRequests: 0.6,
-    perWebAclMonth: 5,
-    perRuleMonth: 1,
-  },
-  lambda: {
-    source: 'https://aws.amazon.com/lambda/pricing/',
-    perMillionRequests: 0.2,
-    arm64PerGbSecond: 0.0000133334,
-  },
-  dynamoDb: {
-    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
-    perMillionReadUnits: 0.125,
-    perMillionWriteUnits: 0.625,
-  },
-  xRay: { source: 'https://aws.amazon.com/xray/pricing/', perMillionTraces: 5 },
-  logs: { source: 'https://aws.amazon.com/cloudwatch/pricing/', perGbIngested: 0.5 },
-  transfer: { source: 'https://aws.amazon.com/ec2/pricing/on-demand/', tiers: TRANSFER_OUT_TIERS },
-} as const;
 
 /** What the stack records per request, and how much, where no run measures it. */
 export const COST_ASSUMPTIONS = {
@@ -123,11 +74,11 @@ export function costAtRate(
       sum + count * (durationsMs[name as keyof FunctionDurations] / 1000) * (memoryMb / 1024),
     0,
   );
-  const apiGatewayTiers = API_GATEWAY_REST_TIERS.map(({ upTo, perMillion }) => ({
+  const apiGatewayTiers = AWS_PRICES.apiGateway.tiers.map(({ upTo, perMillion }) => ({
     upTo,
     price: perMillion / 1e6,
   }));
-  const transferTiers = TRANSFER_OUT_TIERS.map(({ upTo, perGb }) => ({ upTo, price: perGb }));
+  const transferTiers = AWS_PRICES.transfer.tiers.map(({ upTo, perGb }) => ({ upTo, price: perGb }));
   const traces =
     volumes.requests * COST_ASSUMPTIONS.xRaySampledShare + COST_ASSUMPTIONS.xRayReservoirPerSecond;
   const logBytes =
@@ -137,48 +88,48 @@ export function costAtRate(
     {
       service: 'API Gateway requests (volume tiers)',
       perHour: hourly(tiered(monthly(volumes.requests), apiGatewayTiers)),
-      source: PRICES.apiGateway.source,
+      source: AWS_PRICES.apiGateway.source,
     },
     {
       service: `API Gateway cache cluster (${cacheClusterSize ?? 'none'} GB)`,
-      perHour: cacheClusterSize ? CACHE_CLUSTER_PER_HOUR[cacheClusterSize] : 0,
-      source: PRICES.cacheCluster.source,
+      perHour: cacheClusterSize ? AWS_PRICES.cacheCluster.perHour[cacheClusterSize] : 0,
+      source: AWS_PRICES.cacheCluster.source,
     },
     {
       service: 'AWS WAF (requests, web ACL, rules)',
       perHour:
-        volumes.requests * 3600 * (PRICES.waf.perMillionRequests / 1e6) +
-        hourly(PRICES.waf.perWebAclMonth + COST_ASSUMPTIONS.wafRules * PRICES.waf.perRuleMonth),
-      source: PRICES.waf.source,
+        volumes.requests * 3600 * (AWS_PRICES.waf.perMillionRequests / 1e6) +
+        hourly(AWS_PRICES.waf.perWebAclMonth + COST_ASSUMPTIONS.wafRules * AWS_PRICES.waf.perRuleMonth),
+      source: AWS_PRICES.waf.source,
     },
     {
       service: `Lambda (requests and GB-seconds, arm64, ${memoryMb} MB)`,
       perHour:
-        invocationCount * 3600 * (PRICES.lambda.perMillionRequests / 1e6) +
-        gbSeconds * 3600 * PRICES.lambda.arm64PerGbSecond,
-      source: PRICES.lambda.source,
+        invocationCount * 3600 * (AWS_PRICES.lambda.perMillionRequests / 1e6) +
+        gbSeconds * 3600 * AWS_PRICES.lambda.arm64PerGbSecond,
+      source: AWS_PRICES.lambda.source,
     },
     {
       service: 'DynamoDB on-demand (read and write units)',
       perHour:
-        volumes.readUnits * 3600 * (PRICES.dynamoDb.perMillionReadUnits / 1e6) +
-        volumes.writeUnits * 3600 * (PRICES.dynamoDb.perMillionWriteUnits / 1e6),
-      source: PRICES.dynamoDb.source,
+        volumes.readUnits * 3600 * (AWS_PRICES.dynamoDb.perMillionReadUnits / 1e6) +
+        volumes.writeUnits * 3600 * (AWS_PRICES.dynamoDb.perMillionWriteUnits / 1e6),
+      source: AWS_PRICES.dynamoDb.source,
     },
     {
       service: `X-Ray traces (${COST_ASSUMPTIONS.xRaySampledShare * 100}% sampled)`,
-      perHour: traces * 3600 * (PRICES.xRay.perMillionTraces / 1e6),
-      source: PRICES.xRay.source,
+      perHour: traces * 3600 * (AWS_PRICES.xRay.perMillionTraces / 1e6),
+      source: AWS_PRICES.xRay.source,
     },
     {
       service: 'CloudWatch Logs ingestion (access logs, Lambda platform lines)',
-      perHour: ((logBytes * 3600) / GB) * PRICES.logs.perGbIngested,
-      source: PRICES.logs.source,
+      perHour: ((logBytes * 3600) / GB) * AWS_PRICES.logs.perGbIngested,
+      source: AWS_PRICES.logs.source,
     },
     {
       service: 'Data transfer out (volume tiers)',
       perHour: hourly(tiered(monthly(volumes.responseBytes) / GB, transferTiers)),
-      source: PRICES.transfer.source,
+      source: AWS_PRICES.transfer.source,
     },
   ];
   const perHour = items.reduce((sum, item) => sum + item.perHour, 0);

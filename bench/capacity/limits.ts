@@ -2,11 +2,11 @@
 // setting, a quota as quotas.ts plans it, or a fixed limit of AWS), the load the mix puts on it at a
 // request rate, and where AWS states it. Each load grows with the rate, so the rate at which a limit
 // is reached is its ceiling, and the lowest ceiling is the whole path's.
-import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
-import type { StageSettings } from '#lib/stage-settings.ts';
-import { ROUTES } from '#shared/http/routes.ts';
-import { STATUS_INDEX } from '#shared/store/table.ts';
-import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
+import { RATE_WINDOW_SECONDS } from '../../lib/api/petstore-firewall.ts';
+import type { StageSettings } from '../../lib/stage-settings.ts';
+import { ROUTES } from '../../shared/http/routes.ts';
+import { STATUS_INDEX } from '../../shared/store/table.ts';
+import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '../../shared/store/id-allocator.ts';
 import { POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
 import {

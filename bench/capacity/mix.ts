@@ -2,8 +2,8 @@
 // how many creates carry an Idempotency-Key, how unevenly the API keys share the traffic, and the
 // catalogue the traffic meets. The plan it draws is the same for the same seed, so two runs measure
 // the same requests.
-import { seededRandom } from '#local/dynamodb/seed-pets.ts';
-import type { PetStatus } from '#shared/schemas.ts';
+import { seededRandom } from '../../local/dynamodb/seed-pets.ts';
+import type { PetStatus } from '../../shared/schemas.ts';
 
 export type Mix = {
   /** API requests in the sample the model scales up. */

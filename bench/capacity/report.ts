@@ -1,7 +1,7 @@
 // The capacity model's findings for one layout, as kept in bench/capacity/results.json, and printed
 // as Markdown tables that paste into docs/capacity.md: the hottest keys, every limit on the path with
 // the ceiling it sets, the quota plan, and the cost at the target.
-import { FUNCTION_NAMES } from '#functions/manifests.ts';
+import { FUNCTION_NAMES } from '../../functions/manifests.ts';
 import { PARTITION_LIMITS, ceilingOf, keyName, loadAt, operationSample } from '#bench/capacity/model.ts';
 import type { KeyLoad, Sample } from '#bench/capacity/model.ts';
 import { TARGET } from '#bench/capacity/mix.ts';

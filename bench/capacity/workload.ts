@@ -8,25 +8,25 @@ import {
   getPetRequest,
   invoke,
   listPetsRequest,
-} from '#local/api-gateway/proxy-requests.ts';
-import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
-import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
-import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
-import { lambdaContext } from '#local/lambda/context.ts';
-import { createSourceFunctions } from '#local/lambda/source-functions.ts';
-import { seededRandom } from '#local/dynamodb/seed-pets.ts';
-import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import { AUTHORIZER } from '#shared/http/routes.ts';
-import type { Pet, PetStatus } from '#shared/schemas.ts';
-import { createApiKeyStore } from '#shared/store/api-key-store.ts';
-import { PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
-import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
+} from '../../local/api-gateway/proxy-requests.ts';
+import type { ProxyRequest } from '../../local/api-gateway/proxy-event.ts';
+import { startEmbeddedDynamoDb } from '../../local/dynamodb/embedded.ts';
+import { openLocalDynamoDb } from '../../local/dynamodb/connect.ts';
+import { lambdaContext } from '../../local/lambda/context.ts';
+import { createSourceFunctions } from '../../local/lambda/source-functions.ts';
+import { seededRandom } from '../../local/dynamodb/seed-pets.ts';
+import { STAGE_SETTINGS } from '../../lib/stage-settings.ts';
+import { AUTHORIZER } from '../../shared/http/routes.ts';
+import type { Pet, PetStatus } from '../../shared/schemas.ts';
+import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
+import { PET_ID_COUNTERS } from '../../shared/store/id-allocator.ts';
+import type { IssuedApiKey } from '../../shared/store/api-key-store.ts';
 import { tokenEvent } from '#bench/processes/events.ts';
 import { nextPageQuery } from '#bench/dynamodb/usage.ts';
 import { POPULAR_PET_CACHE_KEY, TARGET, planRequests } from '#bench/capacity/mix.ts';
 import type { Mix, PlannedRequest } from '#bench/capacity/mix.ts';
 import type { CacheSpec, RecordedRequest, Sample } from '#bench/capacity/model.ts';
-import { startRecorder } from '#bench/capacity/recorder.ts';
+import { startRecorder } from '../../local/dynamodb/recorder.ts';
 
 export type WorkloadOptions = {
   mix: Mix;

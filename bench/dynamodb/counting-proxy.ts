@@ -1,9 +1,9 @@
 // A pass-through HTTP proxy in front of the embedded DynamoDB that counts requests per operation
 // (X-Amz-Target) and their capacity. It adds ReturnConsumedCapacity=TOTAL to every request and reads
 // ConsumedCapacity from the answer, so the handlers need no change to be measured.
-import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';
-import type { ProxiedAnswer, ProxiedRequest } from '#local/dynamodb/proxy.ts';
-import { STATUS_INDEX } from '#shared/store/table.ts';
+import { startDynamoDbProxy } from '../../local/dynamodb/proxy.ts';
+import type { ProxiedAnswer, ProxiedRequest } from '../../local/dynamodb/proxy.ts';
+import { STATUS_INDEX } from '../../shared/store/table.ts';
 
 export type OperationCount = { requests: number; capacityUnits: number };
 export type Counts = Record<string, OperationCount>;

@@ -3,17 +3,17 @@
 // their environment as Lambda configures a function, over HTTPS (bench/processes/tls-front.ts) as in AWS;
 // this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
-import { lambdaEnvironment } from '#functions/lambda-environment.ts';
-import type { FunctionName } from '#functions/manifests.ts';
-import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
-import { createSourceFunctions } from '#local/lambda/source-functions.ts';
-import type { SourceFunctions } from '#local/lambda/source-functions.ts';
-import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
-import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
-import { PET_STATUSES } from '#shared/schemas.ts';
-import type { Pet } from '#shared/schemas.ts';
-import { createApiKeyStore } from '#shared/store/api-key-store.ts';
-import { PET_SHARDS } from '#shared/store/table.ts';
+import { lambdaEnvironment } from '../../functions/lambda-environment.ts';
+import type { FunctionName } from '../../functions/manifests.ts';
+import { startEmbeddedDynamoDb } from '../../local/dynamodb/embedded.ts';
+import { createSourceFunctions } from '../../local/lambda/source-functions.ts';
+import type { SourceFunctions } from '../../local/lambda/source-functions.ts';
+import { openLocalDynamoDb } from '../../local/dynamodb/connect.ts';
+import { createPetRequest, invoke } from '../../local/api-gateway/proxy-requests.ts';
+import { PET_STATUSES } from '../../shared/schemas.ts';
+import type { Pet } from '../../shared/schemas.ts';
+import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
+import { PET_SHARDS } from '../../shared/store/table.ts';
 import { startCountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import type { CountingProxy } from '#bench/dynamodb/counting-proxy.ts';
 import { TLS_CERTIFICATE_FILE, startTlsFront } from '#bench/processes/tls-front.ts';

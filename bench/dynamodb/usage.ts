@@ -6,9 +6,9 @@ import {
   getPetRequest,
   invoke,
   listPetsRequest,
-} from '#local/api-gateway/proxy-requests.ts';
-import { lambdaContext } from '#local/lambda/context.ts';
-import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
+} from '../../local/api-gateway/proxy-requests.ts';
+import { lambdaContext } from '../../local/lambda/context.ts';
+import type { ProxyRequest } from '../../local/api-gateway/proxy-event.ts';
 import type { Counts } from '#bench/dynamodb/counting-proxy.ts';
 import { LIST_QUERY, NEW_PET, tokenEvent } from '#bench/processes/events.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';

@@ -4,7 +4,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import type { BuildOptions, Metafile } from 'esbuild';
-import { LAMBDA_ESBUILD_OPTIONS } from '#lib/functions/bundling.ts';
+import { LAMBDA_ESBUILD_OPTIONS } from '../../lib/functions/bundling.ts';
 import { OUT_DIR, PROJECT_ROOT, bundlePath, entryOf, measureEach } from '#bench/subjects.ts';
 import type { PerSubject, Subject, Variant } from '#bench/subjects.ts';
 

@@ -25,7 +25,7 @@ function projectWith(files: Record<string, string>) {
 describe('the test tiers', () => {
   it('hold every test file of the project once, in one tier or the other', () => {
     const { fast, full } = testTiers(REPO_ROOT);
-    const tests = projectFiles(REPO_ROOT).filter((file) => /^test\/.*\.test\.ts$/.test(file));
+    const tests = projectFiles(REPO_ROOT).filter((file) => /^(test|bench)\/.*\.test\.ts$/.test(file));
     expect([...fast, ...full.keys()].toSorted()).toEqual(tests.toSorted());
     expect(fast).toContain('test/shared/json.test.ts');
     expect(full.get('test/e2e/stage.test.ts')).toBe('starts a child process (test/support/process.ts)');

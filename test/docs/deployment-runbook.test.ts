@@ -9,8 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import { App, Token } from 'aws-cdk-lib';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { PRICES as REQUEST_PRICES } from '#bench/cost.ts';
-import { PRICES as PATH_PRICES } from '#bench/capacity/cost.ts';
+import { AWS_PRICES } from '#lib/cost-basis.ts';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { stageRegions } from '#scripts/stage-region.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
@@ -340,10 +339,10 @@ describe("the runbook's cost of production", () => {
 
   it('quotes the cache and the web ACL at the prices the capacity model uses', () => {
     const [size = NaN] = counted.cacheGb;
-    expect(dollars(row(/stage cache/).price)).toBe(PATH_PRICES.cacheCluster.perHour['0.5']);
+    expect(dollars(row(/stage cache/).price)).toBe(AWS_PRICES.cacheCluster.perHour['0.5']);
     expect(size).toBe(0.5);
-    expect(dollars(row(/web ACL/).price)).toBe(PATH_PRICES.waf.perWebAclMonth);
-    expect(dollars(row(/WAF rules/).price)).toBe(PATH_PRICES.waf.perRuleMonth);
+    expect(dollars(row(/web ACL/).price)).toBe(AWS_PRICES.waf.perWebAclMonth);
+    expect(dollars(row(/WAF rules/).price)).toBe(AWS_PRICES.waf.perRuleMonth);
     expect(prose).toContain(`(${HOURS_A_MONTH} hours a month)`);
   });
 
@@ -390,7 +389,7 @@ describe("the runbook's cost of production", () => {
   it('quotes the per-request prices the cost models use', () => {
     const perUse = tableAfter(runbook, 'Per request, or per use:');
     const price = (label: string) => dollars(perUse.find(([name]) => name === label)?.[1] ?? '');
-    const [firstTier] = PATH_PRICES.apiGateway.tiers;
+    const [firstTier] = AWS_PRICES.apiGateway.tiers;
     expect({
       'API Gateway REST API requests': price('API Gateway REST API requests'),
       'AWS WAF requests': price('AWS WAF requests'),
@@ -401,18 +400,17 @@ describe("the runbook's cost of production", () => {
       'X-Ray traces recorded': price('X-Ray traces recorded'),
       'CloudWatch Logs ingestion': price('CloudWatch Logs ingestion'),
     }).toEqual({
-      'API Gateway REST API requests': REQUEST_PRICES.apiGatewayRestPerMillionRequests,
-      'AWS WAF requests': PATH_PRICES.waf.perMillionRequests,
-      'Lambda requests': REQUEST_PRICES.lambdaPerMillionRequests,
-      'Lambda duration, arm64': REQUEST_PRICES.lambdaArm64PerGbSecond,
-      'DynamoDB on-demand reads': REQUEST_PRICES.dynamoDbPerMillionReadUnits,
-      'DynamoDB on-demand writes': REQUEST_PRICES.dynamoDbPerMillionWriteUnits,
-      'X-Ray traces recorded': PATH_PRICES.xRay.perMillionTraces,
-      'CloudWatch Logs ingestion': PATH_PRICES.logs.perGbIngested,
+      'API Gateway REST API requests': firstTier.perMillion,
+      'AWS WAF requests': AWS_PRICES.waf.perMillionRequests,
+      'Lambda requests': AWS_PRICES.lambda.perMillionRequests,
+      'Lambda duration, arm64': AWS_PRICES.lambda.arm64PerGbSecond,
+      'DynamoDB on-demand reads': AWS_PRICES.dynamoDb.perMillionReadUnits,
+      'DynamoDB on-demand writes': AWS_PRICES.dynamoDb.perMillionWriteUnits,
+      'X-Ray traces recorded': AWS_PRICES.xRay.perMillionTraces,
+      'CloudWatch Logs ingestion': AWS_PRICES.logs.perGbIngested,
     });
-    expect(firstTier?.perMillion).toBe(REQUEST_PRICES.apiGatewayRestPerMillionRequests);
     expect(perUse.find(([name]) => name === 'API Gateway REST API requests')?.[1]).toContain(
-      `first ${(firstTier?.upTo ?? 0) / 1e6} million a month`,
+      `first ${firstTier.upTo / 1e6} million a month`,
     );
   });
 });

@@ -18,7 +18,7 @@ import { PET_READ_CACHE_ENTRIES } from '#shared/store/pet-read-cache.ts';
 import { RECORD_TTL_SECONDS } from '#shared/store/idempotency-records.ts';
 import { PET_SHARDS, SHARD_ID_SPAN, STATUS_INDEX } from '#shared/store/table.ts';
 import { DYNAMODB_TIMEOUTS, FUNCTION_TIMEOUT_SECONDS, IN_FLIGHT_MS } from '#shared/timeouts.ts';
-import { ASSUMPTIONS } from '#bench/cost.ts';
+import { KEY_TRAFFIC } from '#lib/cost-basis.ts';
 import { projectFiles, readRepoFile, REPO_ROOT } from '#test/support/repository.ts';
 
 const { staging, production } = STAGE_SETTINGS;
@@ -52,10 +52,10 @@ const SETTINGS: Setting[] = [
       quote(/one miss per key and (\d+) minutes/, minutes(authorizerCacheSeconds)),
       quote(
         /(\d+) % for a key that sends a request every (\d+) s/,
-        ASSUMPTIONS.authorizerCacheHitRate * 100,
-        ASSUMPTIONS.keyRequestIntervalSeconds,
+        KEY_TRAFFIC.authorizerCacheHitRate * 100,
+        KEY_TRAFFIC.requestIntervalSeconds,
       ),
-      quote(/authorizer cache hit rate \| (\d+) %/, ASSUMPTIONS.authorizerCacheHitRate * 100),
+      quote(/authorizer cache hit rate \| (\d+) %/, KEY_TRAFFIC.authorizerCacheHitRate * 100),
     ],
   },
   {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { ceilingOf, loadAt, missShare, operationSample } from '#bench/capacity/model.ts';
 import type { Sample } from '#bench/capacity/model.ts';
-import { getItem as get, putPet as put, recorded as request } from '#test/bench/capacity/traces.ts';
+import { getItem as get, putPet as put, recorded as request } from '#bench/capacity/traces.ts';
 
 describe('load per partition key', () => {
   const sample: Sample = {

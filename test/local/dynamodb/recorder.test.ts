@@ -9,9 +9,9 @@ import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import { STATUS_INDEX, idempotencyItemKey } from '#shared/store/table.ts';
-import { startRecorder } from '#bench/capacity/recorder.ts';
-import type { Recorder } from '#bench/capacity/recorder.ts';
-import { chargesOf } from '#bench/capacity/units.ts';
+import { startRecorder } from '#local/dynamodb/recorder.ts';
+import type { Recorder } from '#local/dynamodb/recorder.ts';
+import { chargesOf } from '#local/dynamodb/capacity-units.ts';
 
 let recorder: Recorder;
 let local: LocalDynamoDb;

@@ -2,10 +2,10 @@
 // share and the rate at which it is reached, the quota plan's needs, a token bucket's demand, and the
 // cache miss rule checked against a simulated TTL cache over a small catalogue.
 import { describe, expect, test } from '@jest/globals';
-import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import type { StageSettings } from '#lib/stage-settings.ts';
-import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '#shared/store/id-allocator.ts';
-import { seededRandom } from '#local/dynamodb/seed-pets.ts';
+import { STAGE_SETTINGS } from '../../lib/stage-settings.ts';
+import type { StageSettings } from '../../lib/stage-settings.ts';
+import { ID_BLOCK_SIZE, PET_ID_COUNTERS } from '../../shared/store/id-allocator.ts';
+import { seededRandom } from '../../local/dynamodb/seed-pets.ts';
 import { DEFAULT_MIX, POPULAR_PET_CACHE_KEY, busiestKeyShare } from '#bench/capacity/mix.ts';
 import type { Mix } from '#bench/capacity/mix.ts';
 import { missRatio } from '#bench/capacity/model.ts';
@@ -13,7 +13,7 @@ import type { Sample } from '#bench/capacity/model.ts';
 import { functionLoads, pathLimits } from '#bench/capacity/limits.ts';
 import { PLANNED_SHARE, QUOTA_PLAN, bucketDemand, checkLimits, quotaPlan } from '#bench/capacity/quotas.ts';
 import type { PathInputs } from '#bench/capacity/limits.ts';
-import { getItem, putPet, queryIndex, recorded as request } from '#test/bench/capacity/traces.ts';
+import { getItem, putPet, queryIndex, recorded as request } from '#bench/capacity/traces.ts';
 
 /** Ten requests: 5 lists (one a cached page one), 3 gets (one of the popular pet), 2 creates. */
 const sample: Sample = {

@@ -1,8 +1,8 @@
 // DynamoDB's capacity rules on hand-made items and traces: sizes, read units per 4 KB (half when
 // eventually consistent), write units per 1 KB of the larger image, and the index's own writes.
 import { describe, expect, test } from '@jest/globals';
-import { chargesOf, itemBytes, readUnits, writeUnits } from '#bench/capacity/units.ts';
-import type { TraceEntry } from '#bench/capacity/units.ts';
+import { chargesOf, itemBytes, readUnits, writeUnits } from '#local/dynamodb/capacity-units.ts';
+import type { TraceEntry } from '#local/dynamodb/capacity-units.ts';
 
 const write = (partition: string, write: TraceEntry['write'], indexWrites: TraceEntry['indexWrites'] = []) =>
   ({ operation: 'PutItem', partition, consistent: true, itemBytes: [], write, indexWrites }) as TraceEntry;
