@@ -44,7 +44,7 @@ export type CostLine = {
   total: number;
 };
 
-export type MemoryCost = {
+type MemoryCost = {
   memoryMb: number;
   lines: CostLine[];
   /** The modelled Init of the slowest function's cold start (CPU-bound, so it stretches). */

@@ -12,7 +12,7 @@ import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
 export type StageName = 'staging' | 'production';
 /** The sizes API Gateway offers a stage's cache cluster, in GB. */
 export type CacheClusterSize = '0.5' | '1.6' | '6.1' | '13.5' | '28.4' | '58.2' | '118' | '237';
-export type WarmThroughput = { readUnitsPerSecond: number; writeUnitsPerSecond: number };
+type WarmThroughput = { readUnitsPerSecond: number; writeUnitsPerSecond: number };
 
 export type StageSettings = {
   /**

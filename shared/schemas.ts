@@ -55,7 +55,7 @@ export const PetName = /* @__PURE__ */ pureSchema(() =>
 
 const positiveInt64Rule = `must be an integer from 1 to ${INT64_MAX}`;
 /** JSON bodies are parsed with shared/json.ts, which turns every integral number into a bigint. */
-export const CategoryId = /* @__PURE__ */ pureSchema(() =>
+const CategoryId = /* @__PURE__ */ pureSchema(() =>
   z
     .bigint({ error: requiredOr(positiveInt64Rule) })
     .check(z.minimum(1n, { error: positiveInt64Rule }), z.maximum(INT64_MAX, { error: positiveInt64Rule })),

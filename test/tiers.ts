@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** What makes a test slow: each package or module, and the reason a reader of the tier sees. */
-export const SLOW_IMPORTS: Record<string, string> = {
+const SLOW_IMPORTS: Record<string, string> = {
   'node:child_process': 'starts a child process',
   'puppeteer-core': 'drives a browser',
   'aws-cdk-lib/assertions': 'synthesizes a stack',

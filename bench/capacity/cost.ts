@@ -48,7 +48,7 @@ export type PathVolumes = {
   responseBytes: number;
 };
 
-export type CostItem = { service: string; perHour: number; source: string };
+type CostItem = { service: string; perHour: number; source: string };
 
 export type CostAtRate = {
   memoryMb: number;

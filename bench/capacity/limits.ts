@@ -95,7 +95,7 @@ export function functionLoads({ sample, mix, durationsMs }: PathInputs, rate: nu
 }
 
 /** Read and write units a second on the base table and on each index, at `rate`. */
-export function tableLoads(sample: Sample, rate: number) {
+function tableLoads(sample: Sample, rate: number) {
   const totals = new Map<string, { readUnits: number; writeUnits: number }>();
   for (const key of loadAt(sample, rate)) {
     const name = key.index ?? 'table';

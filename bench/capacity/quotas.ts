@@ -50,7 +50,7 @@ export const QUOTA_PLAN = {
   },
 } as const satisfies Record<string, Quota>;
 
-export type Service = 'API Gateway' | 'AWS WAF' | 'Lambda' | 'DynamoDB';
+type Service = 'API Gateway' | 'AWS WAF' | 'Lambda' | 'DynamoDB';
 
 export type Limit = {
   service: Service;

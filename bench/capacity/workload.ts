@@ -47,7 +47,7 @@ export const catalogueAfter = (mix: Mix) =>
   mix.seededPets + TARGET.createsPerSecond * 3600 * mix.catalogueHours;
 
 /** The later pages of one filter and page size in that catalogue: the cache entries they spread over. */
-export function laterPagesOf(mix: Mix, limit: number, status?: PetStatus): number {
+function laterPagesOf(mix: Mix, limit: number, status?: PetStatus): number {
   const statusShares = mix.create.statuses;
   const total = Object.values(statusShares).reduce((sum, share) => sum + share, 0);
   const pets = catalogueAfter(mix) * (status ? statusShares[status] / total : 1);

@@ -5,7 +5,7 @@ import { startDynamoDbProxy } from '../../local/dynamodb/proxy.ts';
 import type { ProxiedAnswer, ProxiedRequest } from '../../local/dynamodb/proxy.ts';
 import { STATUS_INDEX } from '../../shared/store/table.ts';
 
-export type OperationCount = { requests: number; capacityUnits: number };
+type OperationCount = { requests: number; capacityUnits: number };
 export type Counts = Record<string, OperationCount>;
 
 export type CountingProxy = {

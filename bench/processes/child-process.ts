@@ -8,7 +8,7 @@ import type { PerSubject, Subject, Variant } from '#bench/subjects.ts';
 
 const CHILD = new URL('./invoke-child.mjs', import.meta.url);
 
-export type ChildRequest = {
+type ChildRequest = {
   bundle: string;
   /** The invocations take these in turn: getPet asks for another pet each time, as at scale. */
   events: unknown[];

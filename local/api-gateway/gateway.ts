@@ -17,7 +17,7 @@ import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
 /** API Gateway's payload limit: past it the answer is 413 without the functions. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 /** API Gateway's REST integration timeout. */
-export const INTEGRATION_TIMEOUT_MS = 29_000;
+const INTEGRATION_TIMEOUT_MS = 29_000;
 
 export type GatewayRequest = {
   method: string;

@@ -76,5 +76,3 @@ export function createResponseCache(now: () => number = Date.now) {
     },
   };
 }
-
-export type ResponseCache = ReturnType<typeof createResponseCache>;

@@ -9,7 +9,7 @@ export type LimitExceeded = 'THROTTLED' | 'QUOTA_EXCEEDED';
 type Clock = () => number;
 
 /** `rateLimit` tokens a second, up to `burstLimit`; a request takes one. Starts full, as in AWS. */
-export function createTokenBucket({ rateLimit, burstLimit }: RateLimit, now: Clock = Date.now) {
+function createTokenBucket({ rateLimit, burstLimit }: RateLimit, now: Clock = Date.now) {
   let tokens = burstLimit;
   let filledAt = now();
   return function takeToken(): boolean {

@@ -95,7 +95,7 @@ function seedPet(index: number, random: () => number) {
 }
 
 /** Adds `count` pets when the table has none; returns how many it added. */
-export async function seedPets(creation: PetCreation, count: number): Promise<number> {
+async function seedPets(creation: PetCreation, count: number): Promise<number> {
   const { pets } = await creation.pets.list({ limit: 1 });
   if (pets.length > 0) return 0;
   const random = seededRandom(count);

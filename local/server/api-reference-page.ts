@@ -13,7 +13,7 @@ export type OpenApiDocument = {
 };
 
 /** The document's security scheme: the one a pre-filled key authorizes. */
-export const SECURITY_SCHEME = 'bearerAuth';
+const SECURITY_SCHEME = 'bearerAuth';
 
 export type ApiReferencePage = {
   document: OpenApiDocument;

@@ -21,7 +21,7 @@ import {
   routedRequest,
 } from '#local/server/http-edges.ts';
 
-export type AccessLogEntry = {
+type AccessLogEntry = {
   method: string;
   path: string;
   status: number;

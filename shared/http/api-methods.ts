@@ -8,7 +8,7 @@ import type { OperationId } from '#shared/http/routes.ts';
 import type { ListPetsQuery } from '#shared/schemas.ts';
 
 /** API Gateway's catch-all resource: every path below the stage that no other resource matches. */
-export const CATCH_ALL_RESOURCE = '/{proxy+}';
+const CATCH_ALL_RESOURCE = '/{proxy+}';
 
 export type ApiMethod = {
   resource: string;

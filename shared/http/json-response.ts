@@ -15,11 +15,7 @@ export const RESPONSE_HEADERS = {
 /** Response headers by name (not the fetch API's Headers class). */
 export type HeaderMap = Record<string, string>;
 
-export const jsonResponse = (
-  statusCode: number,
-  body: unknown,
-  headers: HeaderMap = {},
-): APIGatewayProxyResult => ({
+const jsonResponse = (statusCode: number, body: unknown, headers: HeaderMap = {}): APIGatewayProxyResult => ({
   statusCode,
   headers: { ...RESPONSE_HEADERS, ...headers },
   body: stringifyJson(body),

@@ -4,7 +4,7 @@
 // network fails. Every request the client sends is recorded.
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 
-export type Sent = {
+type Sent = {
   method: string;
   /** The path from /v1 on, with the query: '/v1/pets?limit=5'. */
   path: string;
@@ -32,7 +32,7 @@ export async function contractCheckedFetch(request: Request): Promise<Response> 
 }
 
 /** To the server; its answer is checked against openapi.json, as every real one in these tests. */
-export const send: Step = contractCheckedFetch;
+export const send: Step = (request) => contractCheckedFetch(request);
 
 /** What fetch throws when the connection fails: undici's TypeError. */
 export const networkError: Step = async () => {

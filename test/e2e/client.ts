@@ -5,11 +5,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sendRequest } from '#test/support/http.ts';
 import type { HttpResponse, RequestOptions } from '#test/support/http.ts';
-import type { E2eTarget } from '#test/e2e/contract-suite.ts';
 
-export const MAX_ATTEMPTS = 40;
+const MAX_ATTEMPTS = 40;
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 const MAX_JITTER_MS = 500;
+
+export type E2eTarget = {
+  /**
+   * The API's base URL, ending in /v1 without a trailing slash:
+   * `https://<id>.execute-api.<region>.amazonaws.com/v1`.
+   */
+  baseUrl: string;
+  /** An active API key of that API. */
+  apiKey: string;
+  /** True: send only requests that change nothing. */
+  readOnly: boolean;
+};
 
 /**
  * Sends a request; `path` is the path from /v1 on with any query (`/v1/pets?limit=5`), as the
@@ -18,7 +29,7 @@ const MAX_JITTER_MS = 500;
 export type E2eRequest = (path: string, options?: RequestOptions) => Promise<HttpResponse>;
 
 /** How long to wait before retrying a 429: its Retry-After (seconds or an HTTP date) plus jitter. */
-export function retryDelayMs(retryAfter: string | null, now = Date.now()): number {
+function retryDelayMs(retryAfter: string | null, now = Date.now()): number {
   const jitter = Math.random() * MAX_JITTER_MS;
   if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Number(retryAfter) * 1_000 + jitter;
   const date = retryAfter === null ? NaN : Date.parse(retryAfter);

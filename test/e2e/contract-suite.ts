@@ -9,20 +9,8 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { e2eClient, followLinks, nextLink } from '#test/e2e/client.ts';
-import type { E2eRequest } from '#test/e2e/client.ts';
+import type { E2eRequest, E2eTarget } from '#test/e2e/client.ts';
 import type { HttpResponse } from '#test/support/http.ts';
-
-export type E2eTarget = {
-  /**
-   * The API's base URL, ending in /v1 without a trailing slash:
-   * `https://<id>.execute-api.<region>.amazonaws.com/v1`.
-   */
-  baseUrl: string;
-  /** An active API key of that API. */
-  apiKey: string;
-  /** True: send only requests that change nothing. */
-  readOnly: boolean;
-};
 
 /** For tests that send many requests: a stage's per-key rate limit spreads them out. */
 const MANY_REQUESTS_MS = 120_000;

@@ -4,7 +4,7 @@
 // (scripts/e2e.ts) checks its arguments and sets the variables below.
 import { describe } from '@jest/globals';
 import { defineContractSuite } from '#test/e2e/contract-suite.ts';
-import type { E2eTarget } from '#test/e2e/contract-suite.ts';
+import type { E2eTarget } from '#test/e2e/client.ts';
 
 /**
  * The target, from these variables; run by hand, a missing or bad one stops the file with one message.

@@ -12,7 +12,7 @@ import type { StageName, StageSettings } from '#lib/stage-settings.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 
 export type Properties = Record<string, unknown>;
-export type Resource = {
+type Resource = {
   Type: string;
   Properties: Properties;
   Metadata?: Record<string, string>;
@@ -39,7 +39,7 @@ export function defined<T>(value: T | undefined, what: string): T {
 }
 
 /** The one element of `values`; fails when there are none or several. */
-export function only<T>(values: T[], what: string): T {
+function only<T>(values: T[], what: string): T {
   if (values.length !== 1) throw new Error(`Expected one ${what}, found ${values.length}`);
   return defined(values[0], what);
 }

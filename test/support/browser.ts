@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, LaunchOptions } from 'puppeteer-core';
 
-export const BROWSER_VARIABLE = 'PETSTORE_BROWSER';
+const BROWSER_VARIABLE = 'PETSTORE_BROWSER';
 
 export type BrowserHost = {
   platform: NodeJS.Platform;

@@ -20,7 +20,7 @@ const LINK_PATTERNS = [
   /\b(?:href|src)="([^"]+)"/g, // HTML
 ];
 
-export function linkTargets(markdown: string): string[] {
+function linkTargets(markdown: string): string[] {
   const text = withoutCode(markdown);
   return LINK_PATTERNS.flatMap((pattern) => [...text.matchAll(pattern)].map(([, target = '']) => target));
 }

@@ -14,7 +14,7 @@ export type SeenRequest = {
 };
 
 /** How long to hold one request: before forwarding it, and after its answer came back. */
-export type Hold = { beforeMs?: number; afterMs?: number };
+type Hold = { beforeMs?: number; afterMs?: number };
 
 /** Picks the requests to hold: undefined lets a request through at once. */
 export type HoldRule = (request: SeenRequest) => Hold | undefined;
