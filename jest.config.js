@@ -27,6 +27,7 @@ const config = {
     { ...project, displayName: 'fast', testMatch: fast.map(inRoot) },
     { ...project, displayName: 'full', testMatch: [...full.keys()].map(inRoot) },
   ],
+  testSequencer: '<rootDir>/test/sequencer.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,

@@ -21,7 +21,7 @@ const TEST_FOLDERS = ['test', 'bench'];
 type PackageImports = { dir: string; imports: Record<string, string> };
 
 /** Resolves `#name/...` as Node does: by the `imports` of the package.json nearest the importer. */
-function packageImports() {
+export function packageImports() {
   const known = new Map<string, PackageImports>();
   const nearest = (dir: string): PackageImports => {
     let found = known.get(dir);
@@ -44,10 +44,10 @@ function packageImports() {
     return join(dir, (imports[alias] ?? '').replace('*', specifier.slice(alias.length - 1)));
   };
 }
-type Resolve = ReturnType<typeof packageImports>;
+export type Resolve = ReturnType<typeof packageImports>;
 
 /** The files and packages a source file imports at run time; `dynamic` when one name is computed. */
-function importsOf(file: string, resolveAlias: Resolve) {
+export function importsOf(file: string, resolveAlias: Resolve) {
   const text = readFileSync(file, 'utf8');
   const specifiers = [...text.matchAll(IMPORT)].map(([, specifier]) => specifier ?? '');
   let dynamic = false;

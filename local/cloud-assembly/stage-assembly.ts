@@ -3,7 +3,7 @@
 // without bundles (so the stage run always serves what `cdk deploy` would deploy now), or taken as
 // given (`--assembly <dir>`). One synthesis at a time: a second process waits and reuses it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { readTemplate } from '#local/cloud-assembly/template.ts';
 
@@ -78,13 +78,29 @@ export function unbundled(
     });
 }
 
-/** A synthesis that holds the lock longer than this has died: the lock is taken over. */
+/** A synthesis that holds the lock longer than this has hung: the lock is taken over. */
 const SYNTH_LOCK_STALE_MS = 10 * 60_000;
 const SYNTH_LOCK_POLL_MS = 100;
 
+/** True while the process that took the lock lives (a killed one leaves the lock behind). */
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return true; // Taken a moment ago: its holder has not written its pid yet.
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Runs `work` while holding the project's synthesis lock, a directory (made atomically), so that
- * two servers or test files starting at once do not write one cdk.out together.
+ * Runs `work` while holding the project's synthesis lock, a directory (made atomically) that names
+ * its holder, so that two servers or test files starting at once do not write one cdk.out together.
  */
 function withSynthLock<T>(projectRoot: string, work: () => T): T {
   const lock = join(projectRoot, '.petstore', 'synth.lock');
@@ -92,11 +108,13 @@ function withSynthLock<T>(projectRoot: string, work: () => T): T {
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const heldSince = existsSync(lock) ? statSync(lock).mtimeMs : Date.now();
-      if (Date.now() - heldSince > SYNTH_LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      if (!holderAlive(lock) || Date.now() - heldSince > SYNTH_LOCK_STALE_MS)
+        rmSync(lock, { recursive: true, force: true });
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SYNTH_LOCK_POLL_MS);
     }
   }

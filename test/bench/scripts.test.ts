@@ -1,6 +1,6 @@
 // The bench, the soak and the capacity model, each run as a user runs it (npm run <script>), in its
-// quick mode: they finish, print their tables and leave the tracked tree as it was. Nothing about
-// speed is checked: figures stay in the benchmark, never in a test.
+// quick mode and side by side: they finish, print their tables and leave the tracked tree as it was.
+// Nothing about speed is checked: figures stay in the benchmark, never in a test.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { runNpm } from '#test/support/npm.ts';
@@ -23,7 +23,7 @@ async function runQuick(script: string) {
 }
 
 describe('the scripts only a person runs, in their quick modes', () => {
-  it(
+  it.concurrent(
     'npm run bench -- --quick measures every subject and prints every table and target',
     async () => {
       const stdout = await runQuick('bench');
@@ -43,7 +43,7 @@ describe('the scripts only a person runs, in their quick modes', () => {
     SCRIPT_TIMEOUT_MS,
   );
 
-  it(
+  it.concurrent(
     'npm run soak -- --quick loads the local server and reads its memory',
     async () => {
       const stdout = await runQuick('soak');
@@ -54,7 +54,7 @@ describe('the scripts only a person runs, in their quick modes', () => {
     SCRIPT_TIMEOUT_MS,
   );
 
-  it(
+  it.concurrent(
     'npm run capacity -- --quick runs the mix and prints the keys and the ceilings',
     async () => {
       const stdout = await runQuick('capacity');

@@ -46,7 +46,7 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
   'test:fast': {
     args: ['--listTests'],
     code: 0,
-    output: /^(?![\s\S]*e2e[/\\]stage\.test\.ts)[\s\S]*shared[/\\]json\.test\.ts/,
+    output: /^(?![\s\S]*e2e[/\\]staging\.test\.ts)[\s\S]*shared[/\\]json\.test\.ts/,
   },
   'stage-region': { args: ['staging'], code: 0, output: /^[a-z]{2}(-[a-z]+)+-\d\n$/ },
   'prune-versions': {

@@ -28,7 +28,7 @@ describe('the test tiers', () => {
     const tests = projectFiles(REPO_ROOT).filter((file) => /^(test|bench)\/.*\.test\.ts$/.test(file));
     expect([...fast, ...full.keys()].toSorted()).toEqual(tests.toSorted());
     expect(fast).toContain('test/shared/json.test.ts');
-    expect(full.get('test/e2e/stage.test.ts')).toBe('starts a child process (test/support/process.ts)');
+    expect(full.get('test/e2e/staging.test.ts')).toBe('starts a child process (test/support/process.ts)');
   });
 
   it('put a test in the full tier by what it reaches through its imports, type-only ones aside', () => {

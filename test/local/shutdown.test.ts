@@ -3,9 +3,10 @@
 // a process manager that stops npm instead of the server. Every request that reaches a server is
 // answered in full, none with a 5xx; a client's next connection finds the server gone; it exits 0.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { DRAIN_LINGER_MS } from '#local/server/connections.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
+import { SYNTH_TIMEOUT_MS, projectAssembly } from '#test/support/project-assembly.ts';
 
 afterEach(killScripts);
 
@@ -102,6 +103,11 @@ function expectCleanDrain({
     if (!lingered && answeredInDrain) expect(answers.at(-1)).toMatchObject({ connection: 'close' });
   }
 }
+
+// The stage run's cdk.out, made fresh before any server starts: a start is then only a start.
+beforeAll(() => {
+  projectAssembly('production');
+}, SYNTH_TIMEOUT_MS);
 
 describe.each([
   ['npm start', 'local/start.ts', []],

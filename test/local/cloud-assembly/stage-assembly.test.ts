@@ -1,14 +1,21 @@
 // Which stage's cloud assembly is served, and when it is synthesized again first: one whose functions
 // point at bundles inside cdk.out is served; one that `cdk ls` or `cdk destroy` wrote, whose asset paths
 // point at the project itself (no bundles), is not. A stage the app lacks is named with those it has.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+// The lock keeps one synthesis at a time and outlives no process that took it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { givenStageAssembly, projectStageAssembly, unbundled } from '#local/cloud-assembly/stage-assembly.ts';
 import { killScripts, runScript } from '#test/support/process.ts';
+import { SYNTH_TIMEOUT_MS, projectAssembly } from '#test/support/project-assembly.ts';
+import { REPO_ROOT } from '#test/support/repository.ts';
 
 afterAll(killScripts);
+
+const STAGE_ASSEMBLY_URL = pathToFileURL(join(REPO_ROOT, 'local/cloud-assembly/stage-assembly.ts')).href;
 
 /** A cdk.out with one stage whose one function has this asset path. */
 function assemblyWith(assetPath: string | undefined) {
@@ -68,6 +75,31 @@ function appAssembly() {
   return { projectRoot, outDir };
 }
 
+describe('the synthesis lock', () => {
+  it('is taken over when the process that took it is gone, and let go after', () => {
+    const { projectRoot } = appAssembly();
+    const lock = join(projectRoot, '.petstore', 'synth.lock');
+    mkdirSync(lock, { recursive: true });
+    // The pid of a process that has exited: a synthesis killed while it held the lock.
+    writeFileSync(join(lock, 'pid'), String(spawnSync(process.execPath, ['--version']).pid));
+    expect(projectStageAssembly(projectRoot, 'staging', () => undefined).stackName).toBe('Staging');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('is waited for while the process that took it lives', () => {
+    const { projectRoot } = appAssembly();
+    const lock = join(projectRoot, '.petstore', 'synth.lock');
+    mkdirSync(lock, { recursive: true });
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    // Another process asks for the stage: it is still waiting when stopped a second later.
+    const asks = `import { projectStageAssembly } from ${JSON.stringify(STAGE_ASSEMBLY_URL)};
+      projectStageAssembly(${JSON.stringify(projectRoot)}, 'staging', () => {});`;
+    const waiter = spawnSync(process.execPath, ['--input-type=module', '-e', asks], { timeout: 1_000 });
+    expect(waiter.signal).toBe('SIGTERM');
+    expect(existsSync(join(lock, 'pid'))).toBe(true);
+  });
+});
+
 describe('a stage the app lacks', () => {
   it('is refused naming the stages there are, without synthesizing, never the top-level stack', () => {
     const { projectRoot, outDir } = appAssembly();
@@ -84,11 +116,16 @@ describe('a stage the app lacks', () => {
     );
   });
 
-  it('stops npm run start:stage in one line', async () => {
-    const run = runScript('local/start-stage.ts', ['nosuchstage'], { PORT: '0' });
-    expect(await run.exited).toBe(1);
-    expect(run.output().trim()).toBe(
-      'petstore: the app has no stage "nosuchstage": choose one of staging, production.',
-    );
-  });
+  it(
+    'stops npm run start:stage in one line',
+    async () => {
+      projectAssembly('staging');
+      const run = runScript('local/start-stage.ts', ['nosuchstage'], { PORT: '0' });
+      expect(await run.exited).toBe(1);
+      expect(run.output().trim()).toBe(
+        'petstore: the app has no stage "nosuchstage": choose one of staging, production.',
+      );
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
