@@ -1,6 +1,6 @@
-// Synthesizes the app once, offline (no account, no Docker: local esbuild), into a temporary
-// directory, and gives each stage's template with the lookups the checks share. The checks
-// (*.checks.ts) run in one test file, stack.test.ts, so that this one synthesis serves them all.
+// Synthesizes the app once, offline and without bundling (the bundles are the project cdk.out's),
+// into a temporary directory, and gives each stage's template with the lookups the checks share. The
+// checks (*.checks.ts) run in one test file, stack.test.ts, so that this one synthesis serves them all.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,8 +52,9 @@ export const appWithFlags = (context: Record<string, unknown>) =>
   });
 
 function synthesizeApp() {
-  // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too.
-  const app = appWithFlags({ 'aws:cdk:enable-asset-metadata': true });
+  // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too. No
+  // bundling: the checks of the bundles read those of the project's cdk.out, which cdk deploy ships.
+  const app = appWithFlags({ 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:bundling-stacks': [] });
   const stages = addPetstoreStages(app);
   const synthesizedStage = (name: StageName): SynthesizedStage => {
     const template = Template.fromStack(stages[name].stack);

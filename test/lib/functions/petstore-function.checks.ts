@@ -1,11 +1,13 @@
 // Each Lambda function of the stage (lib/functions/petstore-function.ts): runtime, logs, tracing, the
-// bundle it deploys, and the environment sam/env.json overrides.
+// bundle it deploys (read from the project's cdk.out), and the environment sam/env.json overrides.
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { FUNCTION_MANIFESTS, LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
+import { readTemplate } from '#local/cloud-assembly/template.ts';
+import { SYNTH_TIMEOUT_MS, projectAssembly } from '#test/support/project-assembly.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
@@ -50,8 +52,13 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   test.each(FUNCTION_IDS)(
     '%s is one minified CommonJS bundle, AWS SDK inside, credentials from the environment only, with a source map',
     (functionId) => {
-      const assetPath = defined(stage.resource(functionId).Metadata?.['aws:asset:path'], 'asset path');
-      const bundle = join(synthesized.stages[name].outdir, assetPath, 'index.js');
+      // The bundle `cdk deploy` ships: the project's cdk.out (this file's synthesis skips bundling).
+      const { assemblyDir, templateFile } = projectAssembly(name);
+      const assetPath = defined(
+        readTemplate(templateFile).Resources[functionId]?.Metadata?.['aws:asset:path'],
+        'asset path',
+      );
+      const bundle = join(assemblyDir, String(assetPath), 'index.js');
       const code = readFileSync(bundle, 'utf8');
       // No ES module import of a built-in (its namespace would run the built-in's lazy getters).
       expect(code).not.toMatch(/\bfrom\s*"|^import\s/m);
@@ -68,6 +75,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       expect(code.length / code.split('\n').length).toBeGreaterThan(1_000);
       expect(existsSync(`${bundle}.map`)).toBe(true);
     },
+    SYNTH_TIMEOUT_MS,
   );
 
   test('sam/env.json overrides variables each function declares, keyed by its logical id', () => {
