@@ -61,6 +61,12 @@ export default {
       'The published client ships alone: it imports nothing of the service.',
     ),
     layer(
+      'bench-imports-the-product-and-local',
+      'bench',
+      ['bench', 'local', 'lib', 'functions', 'shared'],
+      'The bench measures the product as the local server runs it; the tests are not its to take.',
+    ),
+    layer(
       'tests-import-no-bench',
       'test',
       ['test', 'scripts', 'local', 'bin', 'lib', 'functions', 'shared', 'client'],

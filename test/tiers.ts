@@ -3,6 +3,7 @@
 // a child process, a browser or a synthesis (through any chain of imports, type-only ones aside) is
 // in the full tier; every other file is in the fast tier.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** What makes a test slow: each package or module, and the reason a reader of the tier sees. */
@@ -73,10 +74,12 @@ function slowReason(
   if (seen.has(file)) return undefined;
   seen.add(file);
   const { targets, dynamic } = importsOf(file, resolveAlias);
-  if (dynamic) return `imports a computed module name (${relative(root, file)})`;
+  const where = relative(root, file).split('\\').join('/');
+  if (dynamic) return `imports a computed module name (${where})`;
   for (const target of targets) {
-    const reason = SLOW_IMPORTS[target] ?? SLOW_IMPORTS[target.replace(/^node:/, '')];
-    if (reason) return `${reason} (${relative(root, file)})`;
+    // A built-in is named with or without its node: prefix.
+    const reason = SLOW_IMPORTS[isBuiltin(target) ? `node:${target.replace(/^node:/, '')}` : target];
+    if (reason) return `${reason} (${where})`;
     if (target.startsWith(root) && /\.[cm]?[jt]s$/.test(target)) {
       const inner = slowReason(target, resolveAlias, root, seen);
       if (inner) return inner;

@@ -102,9 +102,10 @@ function holderAlive(lock: string): boolean {
  * Runs `work` while holding the project's synthesis lock, a directory (made atomically) that names
  * its holder, so that two servers or test files starting at once do not write one cdk.out together.
  */
-function withSynthLock<T>(projectRoot: string, work: () => T): T {
+function withSynthLock<T>(projectRoot: string, log: (line: string) => void, work: () => T): T {
   const lock = join(projectRoot, '.petstore', 'synth.lock');
   mkdirSync(dirname(lock), { recursive: true });
+  let waiting = false;
   for (;;) {
     try {
       mkdirSync(lock);
@@ -113,9 +114,13 @@ function withSynthLock<T>(projectRoot: string, work: () => T): T {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const heldSince = existsSync(lock) ? statSync(lock).mtimeMs : Date.now();
-      if (!holderAlive(lock) || Date.now() - heldSince > SYNTH_LOCK_STALE_MS)
+      if (!holderAlive(lock) || Date.now() - heldSince > SYNTH_LOCK_STALE_MS) {
         rmSync(lock, { recursive: true, force: true });
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SYNTH_LOCK_POLL_MS);
+        continue;
+      }
+      if (!waiting) log(`Waiting for another process's synthesis (${relative(projectRoot, lock)})...`);
+      waiting = true;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SYNTH_LOCK_POLL_MS);
     }
   }
   try {
@@ -134,7 +139,7 @@ export function projectStageAssembly(
   stage: string,
   log: (line: string) => void,
 ): StageAssembly {
-  return withSynthLock(projectRoot, () => freshStageAssembly(projectRoot, stage, log));
+  return withSynthLock(projectRoot, log, () => freshStageAssembly(projectRoot, stage, log));
 }
 
 function freshStageAssembly(projectRoot: string, stage: string, log: (line: string) => void) {

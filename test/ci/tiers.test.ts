@@ -33,7 +33,7 @@ describe('the test tiers', () => {
 
   it('put a test in the full tier by what it reaches through its imports, type-only ones aside', () => {
     const root = projectWith({
-      'local/runner.ts': "import { spawn } from 'node:child_process';\nexport const run = spawn;\n",
+      'local/runner.ts': "import { spawn } from 'child_process';\nexport const run = spawn;\n",
       'local/types.ts':
         "import type { ChildProcess } from 'node:child_process';\nexport type C = ChildProcess;\n",
       'test/support/page.ts': "export { launch } from 'puppeteer-core';\n",

@@ -93,9 +93,15 @@ describe('the synthesis lock', () => {
     writeFileSync(join(lock, 'pid'), String(process.pid));
     // Another process asks for the stage: it is still waiting when stopped a second later.
     const asks = `import { projectStageAssembly } from ${JSON.stringify(STAGE_ASSEMBLY_URL)};
-      projectStageAssembly(${JSON.stringify(projectRoot)}, 'staging', () => {});`;
-    const waiter = spawnSync(process.execPath, ['--input-type=module', '-e', asks], { timeout: 1_000 });
-    expect(waiter.signal).toBe('SIGTERM');
+      projectStageAssembly(${JSON.stringify(projectRoot)}, 'staging', console.log);`;
+    const waiter = spawnSync(process.execPath, ['--input-type=module', '-e', asks], {
+      timeout: 1_000,
+      encoding: 'utf8',
+    });
+    expect({ signal: waiter.signal, said: waiter.stdout }).toEqual({
+      signal: 'SIGTERM',
+      said: `Waiting for another process's synthesis (${join('.petstore', 'synth.lock')})...\n`,
+    });
     expect(existsSync(join(lock, 'pid'))).toBe(true);
   });
 });
