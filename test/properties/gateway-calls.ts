@@ -3,8 +3,7 @@
 // must pass: never a 5xx, always the Error shape, and no stack trace or source path in a message.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from '@jest/globals';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { sourceApiGateway } from '#local/api-gateway/source-gateway.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import type { PagePosition } from '#shared/store/pet-store.ts';
@@ -59,14 +58,11 @@ const dynamoDb = new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYN
 /** Every item of the table, pets, keys and counters alike: a rejected request adds none. One scan. */
 export async function storedItems(): Promise<number> {
   let count = 0;
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await dynamoDb.send(
-      new ScanCommand({ TableName: testTable.tableName, Select: 'COUNT', ExclusiveStartKey: start }),
-    );
+  for await (const page of paginateScan(
+    { client: dynamoDb },
+    { TableName: testTable.tableName, Select: 'COUNT' },
+  ))
     count += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
   return count;
 }
 

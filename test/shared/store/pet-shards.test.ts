@@ -3,8 +3,7 @@
 // walks the shards in order, each pet once, in id order, with one Query a page and a second only where
 // a page crosses into the next shard: from a listPets instance's first page, once ids fill every shard.
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
@@ -77,17 +76,13 @@ afterAll(async () => {
 async function petKeys(endpoint: string, tableName: string) {
   const client = new DynamoDBClient({ endpoint });
   const keys: typeof writtenKeys = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+  for await (const page of paginateScan({ client }, { TableName: tableName }))
     for (const item of page.Items ?? []) {
       const status = item.status?.S as PetStatus | undefined;
       const index = item[STATUS_INDEX.partitionKey]?.S;
       // Only pets carry a status and an index key; the id counters carry neither.
       if (status && index) keys.push({ table: item[TABLE_KEY.partitionKey]?.S ?? '', index, status });
     }
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
   client.destroy();
   return keys;
 }
