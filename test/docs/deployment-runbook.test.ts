@@ -1,7 +1,7 @@
-// The runbook acts only in stated regions, with one way to credentials, and its cost table is what the
-// stack creates: every AWS CLI and sam command names $REGION from `npm run stage-region`, every cdk
-// command reaches only stacks bound to cdk.json's regions, and each count and sum of the table is
-// checked against the synthesized templates (the prices are quoted with their date).
+// The runbook acts only in stated regions, with one way to credentials, and the stage reference's cost
+// table is what the stack creates: every AWS CLI and sam command names $REGION from `npm run
+// stage-region`, every cdk command reaches only stacks bound to cdk.json's regions, and each count and
+// sum of the table is checked against the synthesized templates (the prices are quoted with their date).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +15,12 @@ import { stageRegions } from '#scripts/stage-region.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
 import { readRepoFile, readRepoJson } from '#test/support/repository.ts';
 import { commands, isAwsCall, steps } from '#test/docs/shell-commands.ts';
+import { tableAfter } from '#test/support/markdown-links.ts';
 
 const runbook = readRepoFile('docs/deployment.md');
-const reference = readRepoFile('docs/deployment-reference.md');
+const stages = readRepoFile('docs/stages.md');
+/** The operator's pages: the runbook, the stage reference, and the local guide's `sam local`. */
+const operatorPages = [runbook, stages, readRepoFile('docs/local.md')];
 const { scripts } = readRepoJson('package.json') as { scripts: Record<string, string> };
 const cdkContext = (readRepoJson('cdk.json') as { context: Record<string, unknown> }).context;
 const STAGES = ['staging', 'production'];
@@ -64,8 +67,8 @@ function appStacks(context: Record<string, unknown>): Stack[] {
   }
 }
 
-describe('docs/deployment.md and docs/deployment-reference.md', () => {
-  const lines = [runbook, reference].flatMap(commands).map(({ text }) => text);
+describe("the operator's pages", () => {
+  const lines = operatorPages.flatMap(commands).map(({ text }) => text);
 
   it('name the region in every AWS CLI and sam command', () => {
     // `sam local invoke` alone, in the text, names the command; with arguments it is one to run.
@@ -84,7 +87,7 @@ describe('docs/deployment.md and docs/deployment-reference.md', () => {
   });
 
   it('never move a stage with -c <stage>:region, nor send the workflow a region variable', () => {
-    for (const document of [runbook, reference]) {
+    for (const document of operatorPages) {
       expect(document).not.toMatch(/-c (staging|production):region/);
       expect(document).not.toMatch(/`AWS_REGION` \(the stages' region/);
     }
@@ -94,8 +97,8 @@ describe('docs/deployment.md and docs/deployment-reference.md', () => {
     expect(lines.filter((line) => / --profile\b/.test(line))).toEqual([]);
   });
 
-  it("quote the authorizer's token pattern as the template has it", () => {
-    const [, quoted] = /validation regex\s+`([^`]+)`/.exec(reference) ?? [];
+  it("quote the authorizer's token pattern as the template has it (docs/decisions.md)", () => {
+    const [, quoted] = /validation regex\s+`([^`]+)`/.exec(readRepoFile('docs/decisions.md')) ?? [];
     expect(quoted).toBe(AUTHORIZER.validationRegex);
   });
 });
@@ -103,9 +106,8 @@ describe('docs/deployment.md and docs/deployment-reference.md', () => {
 describe('the runbook, read top to bottom', () => {
   const all = commands(runbook);
   const lines = all.map(({ text }) => text);
-  /** Where a command of the shell blocks, which run in order in one shell, first does this. */
-  const firstRun = (test: (line: string) => boolean) =>
-    all.findIndex(({ text, inBlock }) => inBlock && test(text));
+  /** Where a command of the steps, which run in order in one shell, first does this. */
+  const firstRun = (test: (line: string) => boolean) => all.findIndex(({ text }) => test(text));
 
   it('exports one AWS_PROFILE, before anything reaches AWS', () => {
     const exported = new Set(lines.flatMap((line) => /^export AWS_PROFILE=(\S+)/.exec(line)?.[1] ?? []));
@@ -145,8 +147,8 @@ describe('the runbook, read top to bottom', () => {
   });
 });
 
-describe('each cdk command of the runbook and the reference', () => {
-  const lines = [runbook, reference].flatMap(commands).map(({ text }) => text);
+describe("each cdk command of the operator's pages", () => {
+  const lines = operatorPages.flatMap(commands).map(({ text }) => text);
   const cdk = lines.flatMap(steps).flatMap((step) => cdkCommand(step) ?? []);
   const regions = new Set(Object.values(stageRegions()));
   // One account, and an account per stage (the deploy roles' stacks then differ).
@@ -187,27 +189,11 @@ describe('each cdk command of the runbook and the reference', () => {
   );
 });
 
-/** The rows of the first table after `heading`, as cells. */
-function tableAfter(markdown: string, heading: string): string[][] {
-  const section = markdown.slice(markdown.indexOf(heading));
-  const [table = ''] = /^\|[\s\S]*?\n(?!\|)/m.exec(section) ?? [];
-  return table
-    .trim()
-    .split('\n')
-    .slice(2)
-    .map((row) =>
-      row
-        .replace(/^\||\|$/g, '')
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-}
-
 const dollars = (text: string) => Number(/\$([\d.,]+)/.exec(text)?.[1]?.replaceAll(',', '') ?? NaN);
 const numbers = (text: string) => [...text.matchAll(/\d+(\.\d+)?/g)].map(([figure]) => Number(figure));
 const WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
-/** The runbook's prose as one line, without Markdown marks. */
-const prose = runbook.replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
+/** The stage reference's prose as one line, without Markdown marks. */
+const prose = stages.replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
 const HOURS_A_MONTH = 730;
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -279,13 +265,13 @@ const PRICED = new Set([
   'AWS::WAFv2::WebACL',
 ]);
 
-describe("the runbook's cost of production", () => {
+describe("docs/stages.md's cost of production", () => {
   const stacks = appStacks({});
   const [, production] = stacks;
   const templates = stacks.map((stack) => Template.fromStack(stack).toJSON().Resources as Resources);
   const [stagingResources = {}, productionResources = {}] = templates;
   const counted = monthlyCounts(productionResources);
-  const rows = tableAfter(runbook, '## What production costs');
+  const rows = tableAfter(stages, '## What production costs');
   const row = (label: RegExp) => {
     const found = rows.filter(([name = '']) => label.test(name));
     expect(found).toHaveLength(1);
@@ -360,7 +346,7 @@ describe("the runbook's cost of production", () => {
       counted.oneMetricAlarms,
       counted.mathAlarmMetrics,
     ]);
-    const [, asOne] = /counted as one, the line is \$([\d.]+)/.exec(prose) ?? [];
+    const [, asOne] = /counted as one, the line would be \$(\d+\.\d+)/.exec(prose) ?? [];
     expect(Number(asOne)).toBeCloseTo(counted.alarms * dollars(row(/CloudWatch alarms/).price), 2);
   });
 
@@ -387,7 +373,7 @@ describe("the runbook's cost of production", () => {
   });
 
   it('quotes the per-request prices the cost models use', () => {
-    const perUse = tableAfter(runbook, 'Per request, or per use:');
+    const perUse = tableAfter(stages, 'Per request, or per use:');
     const price = (label: string) => dollars(perUse.find(([name]) => name === label)?.[1] ?? '');
     const [firstTier] = AWS_PRICES.apiGateway.tiers;
     expect({

@@ -1,7 +1,7 @@
 // The links of a Markdown file and whether each resolves inside the repository: a file that
 // exists, and for `#fragment`s a heading of that file (GitHub's anchors). A clone is all a reader
 // has, so a link with a scheme or one that climbs out of the repository is a problem too. Also the
-// table cells too long to read in the source or on a narrow screen.
+// tables: cells too long to read on a narrow screen, and a table's rows for the tests that read one.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { projectFiles } from '#test/support/repository.ts';
@@ -97,4 +97,12 @@ export function longTableCells(markdown: string, max = MAX_TABLE_CELL): string[]
     }
   });
   return found;
+}
+
+/** The body rows of the first table after `heading`, as cells: empty when there is none. */
+export function tableAfter(markdown: string, heading: string): string[][] {
+  const start = markdown.indexOf(heading);
+  if (start < 0) return [];
+  const [table = ''] = /^\|[\s\S]*?\n(?!\|)/m.exec(markdown.slice(start)) ?? [];
+  return table.trim().split('\n').slice(2).map(tableCells);
 }
