@@ -9,12 +9,12 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link`
-     * header points at the next page; following it visits every animal that existed for the whole walk
+     * @description Animals in ascending `id` order, at most `limit` of them. When more follow, the `Link`
+     * header points at the next page. Following the links visits every animal that existed for the whole walk
      * exactly once. Unknown query parameters are ignored; a known one given twice is a 400. On the production
-     * server any page may be up to 5 seconds old (API Gateway caches it by `limit`, `status` and `cursor`,
-     * for every API key alike): an animal just created may take that long to appear in a list, a filtered one
-     * a moment longer; getPet reads it back at once.
+     * server a page may be up to 5 seconds old: API Gateway caches it by `limit`, `status` and `cursor`, for
+     * every API key alike. A new animal may take that long to appear in a list, a filtered one a moment
+     * longer; getPet reads it at once.
      */
     get: operations['listPets'];
     put?: never;
@@ -36,10 +36,9 @@ export interface paths {
     /**
      * Get an animal (deprecated)
      * @deprecated
-     * @description Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use
-     * listPets (`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all
-     * its answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and
-     * `Link` headers.
+     * @description Deprecated since 1 January 2026, and removed on 5 December 2030 (the `Sunset` date). Use
+     * listPets (`GET /pets`) with its `status` filter instead. Its answers carry the `Deprecation`, `Sunset`
+     * and `Link` headers; API Gateway's own (401, 403, 429, 500, 502, 503, 504) do not.
      */
     get: operations['getPet'];
     put?: never;
@@ -55,52 +54,48 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /**
-     * @description Availability of an animal. An animal added without a status is `available`.
+     * @description Availability of an animal.
      * @enum {string}
      */
     PetStatus: 'available' | 'pending' | 'sold';
-    /** @description An animal to add: exactly these fields; any other field (`id` included) is a 400. */
+    /** @description An animal to add. Any other field, `id` included, is a 400. */
     NewPet: {
       /**
-       * @description The animal's name: 1 to 100 characters counted as Unicode code points (an emoji is one),
-       * not only whitespace, and no control character (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F: tab,
-       * CR, LF and ESC included). Stored and returned as sent.
+       * @description The animal's name: 1 to 100 Unicode code points (an emoji is one), not only whitespace,
+       * with no control character (U+0000-U+001F, U+007F-U+009F: tab, CR, LF and ESC included). Stored and
+       * returned as sent.
        */
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a
-       * value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big
-       * integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client
-       * does).
+       * @description The category's id, an int64 from 1 to 9223372036854775807, returned with its exact
+       * digits. Read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver that
+       * uses context.source, as the package @petstore-api/client does).
        */
       categoryId: number | bigint;
       /**
-       * @description Availability of the animal. Omitted: `available`.
+       * @description Omitted: `available`.
        * @default available
        */
       status?: components['schemas']['PetStatus'];
     };
-    /** @description An animal: the fields of NewPet plus its `id`, and no others. */
+    /** @description An animal: the fields of NewPet and its `id`, no others. */
     Pet: {
       /**
        * Format: int64
-       * @description Assigned by the service on creation: unique, never reused, from 1 to 9007199254740991
-       * (2^53-1) so every JSON client reads it exactly. Not dense, and not in creation order: each instance
-       * of the service hands out ids from a block of its own, increasing within it.
+       * @description Assigned by the service: unique, never reused, from 1 to 9007199254740991 (2^53-1), so
+       * every JSON client reads it exactly. Not dense, and not in creation order.
        */
       id: number;
-      /** @description The name, as it was sent on creation (see NewPet). */
+      /** @description The name as it was sent (see NewPet). */
       name: string;
       /**
        * Format: int64
-       * @description The category's id, an integer from 1 to 9223372036854775807 (int64). Kept exactly: a
-       * value above 2^53 comes back with the same digits, so read it with a JSON parser that keeps big
-       * integers (JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client
-       * does).
+       * @description The category's id, an int64 from 1 to 9223372036854775807, returned with its exact
+       * digits. Read it with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver that
+       * uses context.source, as the package @petstore-api/client does).
        */
       categoryId: bigint;
-      /** @description Availability of the animal. */
       status: components['schemas']['PetStatus'];
     };
     /**
@@ -108,23 +103,21 @@ export interface components {
      *
      *     | HTTP | code | when |
      *     |---|---|---|
-     * | 400, 408 | `validation_error` | a body, path or query parameter is invalid; malformed JSON; empty
-     * body; bad cursor (400); the request arrived too slowly, its headers after 10 s or all of it after 30 s
-     * (408, the local server's answer) |
+     * | 400, 408 | `validation_error` | an invalid body, path or query parameter, malformed JSON, an empty
+     * body or a bad cursor (400); on the local server, headers not sent within 10 s or the whole request
+     * within 30 s (408) |
      *     | 401 | `unauthorized` | the API key is missing, malformed, unknown, revoked or expired |
-     * | 403 | `forbidden` | the API key is read-only and the method is not GET; or production's web
-     * application firewall blocked the request (AWS managed rules, or too many requests from one IP address);
-     * a missing `User-Agent` is never the reason |
+     * | 403 | `forbidden` | the API key is read-only and the method is not GET, or production's web
+     * application firewall blocked the request |
      *     | 404 | `not_found` | the animal or the route does not exist |
      *     | 405 | `method_not_allowed` | the path exists, the method is not offered there (with `Allow`) |
      * | 409, 422 | `idempotency_conflict` | the `Idempotency-Key` is still in use by a running request (409)
      * or was used with another body (422) |
      *     | 413 | `payload_too_large` | the request body is over 16 KiB |
-     * | 415 | `unsupported_media_type` | the body is not `application/json` (a `charset=utf-8` parameter is
-     * fine), or has a `Content-Encoding` other than `identity` |
+     *     | 415 | `unsupported_media_type` | the body is not `application/json`, or is content-encoded |
      * | 417 | `expectation_failed` | an `Expect` header other than `100-continue`, with a valid API key
      * (without one: 401) |
-     *     | 429 | `too_many_requests` | throttled or over quota; with `Retry-After` where known |
+     *     | 429 | `too_many_requests` | throttled (with `Retry-After`), or the API key is over its quota |
      *     | 500 | `internal_error` | a bug; logged with the request id, nothing internal is shown |
      * | 502, 503, 504 | `service_unavailable` | the database is unreachable or throttling (503), the function
      * failed (502) or timed out (504); with `Retry-After` |
@@ -197,9 +190,9 @@ export interface components {
       };
     };
     /**
-     * @description `forbidden`: The API key is read-only and the method is not GET (the message says so); or
-     * blocked by production's web application firewall: a request that matches AWS's managed rules, or too
-     * many from one IP address. `User-Agent` is optional: a request without one is not blocked.
+     * @description `forbidden`: The API key is read-only and the method is not GET (the message says so). Or
+     * production's web application firewall blocked the request: AWS's managed rules matched, or one IP
+     * address sent too many requests. A missing `User-Agent` is never the reason.
      */
     Forbidden: {
       headers: {
@@ -333,8 +326,7 @@ export interface components {
     };
     /**
      * @description `unsupported_media_type`: The body is not `application/json` (a `charset=utf-8` parameter
-     * is fine), or it is content-encoded: the API reads bodies as sent, so a `Content-Encoding` other than
-     * `identity` (gzip, br, deflate...) is refused, not decoded.
+     * is fine), or it has a `Content-Encoding` other than `identity`: the API never decodes a body.
      */
     UnsupportedMediaType: {
       headers: {
@@ -493,17 +485,16 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description Maximum number of animals returned, a plain decimal integer: no sign, no leading
-         * zeros, no spaces. Anything else is a 400.
+         * @description Maximum number of animals returned, a plain decimal integer (no sign, leading zeros or
+         * spaces).
          */
         limit?: number | undefined;
-        /** @description Only animals with this status are returned. */
+        /** @description Only animals with this status. */
         status?: components['schemas']['PetStatus'] | undefined;
         /**
-         * @description Where the page starts: copy it from the `Link: rel="next"` header of the previous
-         * page. Opaque. It does not expire (it holds no time) and stays valid across deployments, with any
-         * `limit`, but only with the same `status`. A cursor the service did not issue is a 400, an empty one
-         * too.
+         * @description Where the page starts: copy it from the previous page's `Link: rel="next"` header.
+         * Opaque. It never expires and stays valid across deployments, with any `limit` but only the same
+         * `status`. Any other cursor, an empty one included, is a 400.
          */
         cursor?: string | undefined;
       };
@@ -543,16 +534,16 @@ export interface operations {
       header?: {
         /**
          * @description Makes retries safe: the same key (per API key) with the same body within 24 hours
-         * returns the first 201 again, with `Idempotent-Replayed: true`, and creates nothing. The same key
-         * with another body is a 422; while the first request is still running, a 409. A request answered
-         * with a 4xx does not use up its key. 1 to 255 visible ASCII characters, given once.
+         * returns the first 201 again, with `Idempotent-Replayed: true`, and creates nothing. With another
+         * body: 422. While the first request still runs: 409. A request answered with a 4xx does not use up
+         * its key. 1 to 255 visible ASCII characters, given once.
          */
         'Idempotency-Key'?: string | undefined;
       };
       path?: never;
       cookie?: never;
     };
-    /** @description At most 16384 bytes, sent as `application/json`. */
+    /** @description At most 16384 bytes of `application/json`. */
     requestBody: {
       content: {
         'application/json': components['schemas']['NewPet'];
@@ -565,8 +556,7 @@ export interface operations {
           /** @description The new animal: `/v1/pets/{id}` (path-absolute). */
           Location: string;
           /**
-           * @description Present, as `true`, when this answer replays an earlier request with the same
-           * `Idempotency-Key`.
+           * @description `true` when this answer replays an earlier request with the same `Idempotency-Key`.
            */
           'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
@@ -595,7 +585,7 @@ export interface operations {
       header?: never;
       path: {
         /**
-         * @description The animal's id, a plain decimal integer: no sign, no leading zeros, no spaces. Not a
+         * @description The animal's id, a plain decimal integer (no sign, leading zeros or spaces). Not a
          * positive int64: 400.
          */
         petId: number | bigint;

@@ -6,8 +6,6 @@ import { errorCatalogueTable } from '#scripts/openapi/error-responses.ts';
 import type { Json } from '#scripts/openapi/objects.ts';
 import { zodComponents } from '#scripts/openapi/zod.ts';
 
-const STATUS_DESCRIPTION = 'Availability of the animal.';
-
 export function componentSchemas(): Record<string, Json> {
   const schemas = {
     ...zodComponents('input', { PetStatus, NewPet }),
@@ -19,13 +17,12 @@ export function componentSchemas(): Record<string, Json> {
     for (const [property, text] of Object.entries(properties))
       Object.assign(schema.properties?.[property] ?? {}, { description: text });
   };
-  describe('PetStatus', 'Availability of an animal. An animal added without a status is `available`.');
-  describe('NewPet', 'An animal to add: exactly these fields; any other field (`id` included) is a 400.', {
-    status: `${STATUS_DESCRIPTION} Omitted: \`available\`.`,
+  describe('PetStatus', 'Availability of an animal.');
+  describe('NewPet', 'An animal to add. Any other field, `id` included, is a 400.', {
+    status: 'Omitted: `available`.',
   });
-  describe('Pet', 'An animal: the fields of NewPet plus its `id`, and no others.', {
-    name: 'The name, as it was sent on creation (see NewPet).',
-    status: STATUS_DESCRIPTION,
+  describe('Pet', 'An animal: the fields of NewPet and its `id`, no others.', {
+    name: 'The name as it was sent (see NewPet).',
   });
   describe(
     'Error',

@@ -10,19 +10,18 @@ import type { Json } from '#scripts/openapi/objects.ts';
 import { header, RETRY_AFTER } from '#scripts/openapi/response-headers.ts';
 
 const ERROR_CODE_WHEN: Record<ErrorCode, string> = {
-  validation_error: `a body, path or query parameter is invalid; malformed JSON; empty body; bad cursor (400); the request arrived too slowly, its headers after ${HEADERS_TIMEOUT_MS / 1000} s or all of it after ${REQUEST_TIMEOUT_MS / 1000} s (408, the local server's answer)`,
+  validation_error: `an invalid body, path or query parameter, malformed JSON, an empty body or a bad cursor (400); on the local server, headers not sent within ${HEADERS_TIMEOUT_MS / 1000} s or the whole request within ${REQUEST_TIMEOUT_MS / 1000} s (408)`,
   unauthorized: 'the API key is missing, malformed, unknown, revoked or expired',
   forbidden:
-    "the API key is read-only and the method is not GET; or production's web application firewall blocked the request (AWS managed rules, or too many requests from one IP address); a missing `User-Agent` is never the reason",
+    "the API key is read-only and the method is not GET, or production's web application firewall blocked the request",
   not_found: 'the animal or the route does not exist',
   method_not_allowed: 'the path exists, the method is not offered there (with `Allow`)',
   idempotency_conflict:
     'the `Idempotency-Key` is still in use by a running request (409) or was used with another body (422)',
   payload_too_large: `the request body is over ${MAX_BODY_BYTES / 1024} KiB`,
-  unsupported_media_type:
-    'the body is not `application/json` (a `charset=utf-8` parameter is fine), or has a `Content-Encoding` other than `identity`',
+  unsupported_media_type: 'the body is not `application/json`, or is content-encoded',
   expectation_failed: 'an `Expect` header other than `100-continue`, with a valid API key (without one: 401)',
-  too_many_requests: 'throttled or over quota; with `Retry-After` where known',
+  too_many_requests: 'throttled (with `Retry-After`), or the API key is over its quota',
   internal_error: 'a bug; logged with the request id, nothing internal is shown',
   service_unavailable:
     'the database is unreachable or throttling (503), the function failed (502) or timed out (504); with `Retry-After`',
@@ -62,9 +61,9 @@ export const ERROR_RESPONSES = {
   Forbidden: {
     code: 'forbidden',
     description:
-      'The API key is read-only and the method is not GET (the message says so); or blocked by ' +
-      "production's web application firewall: a request that matches AWS's managed rules, or too many " +
-      'from one IP address. `User-Agent` is optional: a request without one is not blocked.',
+      "The API key is read-only and the method is not GET (the message says so). Or production's web " +
+      "application firewall blocked the request: AWS's managed rules matched, or one IP address sent " +
+      'too many requests. A missing `User-Agent` is never the reason.',
   },
   NotFound: { code: 'not_found', description: 'The animal, or any route, does not exist.' },
   MethodNotAllowed: {
@@ -92,9 +91,8 @@ export const ERROR_RESPONSES = {
   UnsupportedMediaType: {
     code: 'unsupported_media_type',
     description:
-      'The body is not `application/json` (a `charset=utf-8` parameter is fine), or it is content-encoded: ' +
-      'the API reads bodies as sent, so a `Content-Encoding` other than `identity` (gzip, br, deflate...) ' +
-      'is refused, not decoded.',
+      'The body is not `application/json` (a `charset=utf-8` parameter is fine), or it has a ' +
+      '`Content-Encoding` other than `identity`: the API never decodes a body.',
     headers: {
       'Accept-Encoding': header(
         'Only on a 415 for a `Content-Encoding`: the one coding a body may have (RFC 9110).',

@@ -30,12 +30,12 @@ const OPERATIONS: Record<OperationId, Json> = {
   listPets: {
     summary: 'List animals',
     description:
-      'Animals ordered by `id`, ascending, at most `limit` of them. When more follow, the `Link` header ' +
-      'points at the next page; following it visits every animal that existed for the whole walk exactly ' +
-      'once. Unknown query parameters are ignored; a known one given twice is a 400. On the production ' +
-      `server any page may be up to ${LIST_PAGE_MAX_AGE_SECONDS} seconds old (API Gateway caches it by ` +
-      `${LIST_CACHE_KEY}, for every API key alike): an animal just created may take that ` +
-      'long to appear in a list, a filtered one a moment longer; getPet reads it back at once.',
+      'Animals in ascending `id` order, at most `limit` of them. When more follow, the `Link` header ' +
+      'points at the next page. Following the links visits every animal that existed for the whole walk ' +
+      'exactly once. Unknown query parameters are ignored; a known one given twice is a 400. On the ' +
+      `production server a page may be up to ${LIST_PAGE_MAX_AGE_SECONDS} seconds old: API Gateway caches it by ` +
+      `${LIST_CACHE_KEY}, for every API key alike. A new animal may take that long to appear ` +
+      'in a list, a filtered one a moment longer; getPet reads it at once.',
     parameters: parameterList('query', QUERY_PARAMETERS),
     responses: operationResponses(
       {
@@ -60,7 +60,7 @@ const OPERATIONS: Record<OperationId, Json> = {
     parameters: [IDEMPOTENCY_KEY_PARAMETER],
     requestBody: {
       required: true,
-      description: `At most ${MAX_BODY_BYTES} bytes, sent as \`application/json\`.`,
+      description: `At most ${MAX_BODY_BYTES} bytes of \`application/json\`.`,
       content: jsonContent(schemaRef('NewPet')),
     },
     responses: operationResponses(
@@ -74,7 +74,7 @@ const OPERATIONS: Record<OperationId, Json> = {
               pattern: `^${BASE_PATH}/pets/[1-9][0-9]*$`,
             }),
             'Idempotent-Replayed': header(
-              'Present, as `true`, when this answer replays an earlier request with the same `Idempotency-Key`.',
+              '`true` when this answer replays an earlier request with the same `Idempotency-Key`.',
               { type: 'string', const: 'true' },
               false,
             ),
@@ -94,9 +94,9 @@ const OPERATIONS: Record<OperationId, Json> = {
   getPet: {
     summary: 'Get an animal (deprecated)',
     description:
-      'Deprecated since 1 January 2026 and removed on 5 December 2030 (the `Sunset` date). Use listPets ' +
-      '(`GET /pets`) with its `status` filter instead. Until then it behaves as described here; all its ' +
-      "answers but API Gateway's own (401, 429, 500, 502, 503, 504) carry the `Deprecation`, `Sunset` and `Link` headers.",
+      'Deprecated since 1 January 2026, and removed on 5 December 2030 (the `Sunset` date). Use listPets ' +
+      '(`GET /pets`) with its `status` filter instead. Its answers carry the `Deprecation`, `Sunset` and ' +
+      "`Link` headers; API Gateway's own (401, 403, 429, 500, 502, 503, 504) do not.",
     deprecated: true,
     parameters: parameterList('path', PATH_PARAMETERS),
     responses: operationResponses(

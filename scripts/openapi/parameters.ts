@@ -7,19 +7,19 @@ import type { GetPetPath, ListPetsQuery } from '#shared/schemas.ts';
 import { schemaRef } from '#scripts/openapi/objects.ts';
 import type { Json } from '#scripts/openapi/objects.ts';
 
-const PLAIN_DECIMAL = 'a plain decimal integer: no sign, no leading zeros, no spaces';
+const PLAIN_DECIMAL = 'a plain decimal integer (no sign, leading zeros or spaces)';
 
 export const QUERY_PARAMETERS: Record<keyof typeof ListPetsQuery.shape, Json> = {
   limit: {
-    description: `Maximum number of animals returned, ${PLAIN_DECIMAL}. Anything else is a 400.`,
+    description: `Maximum number of animals returned, ${PLAIN_DECIMAL}.`,
     schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default },
   },
-  status: { description: 'Only animals with this status are returned.', schema: schemaRef('PetStatus') },
+  status: { description: 'Only animals with this status.', schema: schemaRef('PetStatus') },
   cursor: {
     description:
-      'Where the page starts: copy it from the `Link: rel="next"` header of the previous page. Opaque. ' +
-      'It does not expire (it holds no time) and stays valid across deployments, with any `limit`, but ' +
-      'only with the same `status`. A cursor the service did not issue is a 400, an empty one too.',
+      'Where the page starts: copy it from the previous page\'s `Link: rel="next"` header. Opaque. It ' +
+      'never expires and stays valid across deployments, with any `limit` but only the same `status`. ' +
+      'Any other cursor, an empty one included, is a 400.',
     schema: { type: 'string', pattern: CURSOR_FORMAT.source },
   },
 };
@@ -44,8 +44,8 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   description:
     'Makes retries safe: the same key (per API key) with the same body within 24 hours returns the ' +
-    'first 201 again, with `Idempotent-Replayed: true`, and creates nothing. The same key with another ' +
-    'body is a 422; while the first request is still running, a 409. A request answered with a 4xx ' +
-    'does not use up its key. 1 to 255 visible ASCII characters, given once.',
+    'first 201 again, with `Idempotent-Replayed: true`, and creates nothing. With another body: 422. ' +
+    'While the first request still runs: 409. A request answered with a 4xx does not use up its key. ' +
+    '1 to 255 visible ASCII characters, given once.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };

@@ -20,9 +20,9 @@ const CATEGORY_ID_SCHEMA = {
   minimum: 1,
   maximum: INT64_MAX,
   description:
-    `The category's id, an integer from 1 to ${INT64_MAX} (int64). Kept exactly: a value above ` +
-    '2^53 comes back with the same digits, so read it with a JSON parser that keeps big integers ' +
-    '(JavaScript: a JSON.parse reviver using context.source, as the package @petstore-api/client does).',
+    `The category's id, an int64 from 1 to ${INT64_MAX}, returned with its exact digits. Read it ` +
+    'with a JSON parser that keeps big integers (JavaScript: a JSON.parse reviver that uses ' +
+    'context.source, as the package @petstore-api/client does).',
 };
 
 const NAME_RULES = {
@@ -33,17 +33,16 @@ const NAME_RULES = {
   // String.prototype.trim removes. The first two classes are disjoint: one way through, linear time.
   pattern: String.raw`^[^\S${CONTROLS}]*[^\s${CONTROLS}][^${CONTROLS}]*$`,
   description:
-    `The animal's name: 1 to ${NAME_MAX_CODE_POINTS} characters counted as Unicode code points ` +
-    '(an emoji is one), not only whitespace, and no control character (C0 U+0000-U+001F, DEL ' +
-    'U+007F, C1 U+0080-U+009F: tab, CR, LF and ESC included). Stored and returned as sent.',
+    `The animal's name: 1 to ${NAME_MAX_CODE_POINTS} Unicode code points (an emoji is one), not only ` +
+    'whitespace, with no control character (U+0000-U+001F, U+007F-U+009F: tab, CR, LF and ESC ' +
+    'included). Stored and returned as sent.',
 };
 
 const PET_ID_RULES = {
   format: 'int64',
   description:
-    `Assigned by the service on creation: unique, never reused, from 1 to ${PET_ID_MAX} (2^53-1) ` +
-    'so every JSON client reads it exactly. Not dense, and not in creation order: each instance of ' +
-    'the service hands out ids from a block of its own, increasing within it.',
+    `Assigned by the service: unique, never reused, from 1 to ${PET_ID_MAX} (2^53-1), so every ` +
+    'JSON client reads it exactly. Not dense, and not in creation order.',
 };
 
 /** zod's JSON output cannot hold a bigint (INT64_MAX), so categoryId is filled in after conversion. */
