@@ -5,8 +5,19 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
-const SERVICE_NAME = 'petstore';
-const METRICS_NAMESPACE = 'PetStore';
+/**
+ * The CloudWatch metrics the functions write, as the dashboard names them: each count by `service`,
+ * and `ColdStart` by `service` and `function_name` (the Lambda function's name).
+ */
+export const EMITTED_METRICS = {
+  namespace: 'PetStore',
+  service: 'petstore',
+  coldStart: 'ColdStart',
+  /** Pets created (replays not counted), and requests the authorizer refused. */
+  counts: ['PetsCreated', 'AuthFailures'],
+} as const;
+type CountedMetric = (typeof EMITTED_METRICS.counts)[number];
+const { namespace: METRICS_NAMESPACE, service: SERVICE_NAME } = EMITTED_METRICS;
 
 const LOG_LEVELS = { WARN: 1, ERROR: 2, OFF: 3 } as const;
 export type LogLevel = keyof typeof LOG_LEVELS;
@@ -35,6 +46,8 @@ export function createObservability({
   write = (line: string) => void process.stdout.write(line),
 }: ObservabilityOptions = {}) {
   let invocation: Context | undefined;
+  /** API Gateway's id of the request (its x-amzn-RequestId), which its access log line carries too. */
+  let apiRequestId: string | undefined;
   let coldStart = true;
   const counts = new Map<string, number>();
 
@@ -48,6 +61,7 @@ export function createObservability({
       ...(invocation && {
         function_name: invocation.functionName,
         function_request_id: invocation.awsRequestId,
+        api_request_id: apiRequestId,
         // Not configuration: Lambda sets it anew for each invocation when tracing is on.
         xray_trace_id: process.env._X_AMZN_TRACE_ID,
       }),
@@ -83,7 +97,7 @@ export function createObservability({
 
   const metrics = {
     /** Adds one to a count of this invocation, written when it ends. */
-    count(name: string) {
+    count(name: CountedMetric) {
       counts.set(name, (counts.get(name) ?? 0) + 1);
     },
   };
@@ -93,16 +107,22 @@ export function createObservability({
    * One invocation at a time, as a Lambda instance runs them.
    */
   function observeInvocations(): MiddlewareObj {
-    function start({ context }: { context: Context }) {
+    function start({ context, event }: { context: Context; event: unknown }) {
       invocation = context;
+      // A route's proxy event has one; the authorizer's TOKEN event has none.
+      apiRequestId = (event as { requestContext?: { requestId?: string } } | undefined)?.requestContext
+        ?.requestId;
     }
     function end() {
       if (metricsOn && coldStart)
-        writeMetrics(new Map([['ColdStart', 1]]), { function_name: invocation?.functionName ?? '' });
+        writeMetrics(new Map([[EMITTED_METRICS.coldStart, 1]]), {
+          function_name: invocation?.functionName ?? '',
+        });
       if (metricsOn && counts.size > 0) writeMetrics(counts);
       counts.clear();
       coldStart = false;
       invocation = undefined;
+      apiRequestId = undefined;
     }
     return { before: start, after: end, onError: end };
   }

@@ -1,5 +1,6 @@
 // One JSON line per request in the stage's access log. The caller is named by the authorizer's
-// principal (the API key's id, never the key) and the Authorization header is never logged.
+// principal (the API key's id, never the key) and the Authorization header is never logged. The
+// functions' request ids join the line to their logs (lib/monitoring/log-queries.ts).
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 
 export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
@@ -18,6 +19,9 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     responseLatencyMs: AccessLogField.contextResponseLatency(),
     integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
     integrationStatus: AccessLogField.contextIntegrationStatus(),
+    // The route function's Lambda request id: its log lines' function_request_id.
+    functionRequestId: '$context.integration.requestId',
+    authorizerRequestId: AccessLogField.contextAuthorizerRequestId(),
     principalId: AccessLogField.contextAuthorizerPrincipalId(),
     errorType: AccessLogField.contextErrorResponseType(),
     errorMessage: AccessLogField.contextErrorMessage(),

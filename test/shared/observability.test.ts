@@ -113,7 +113,8 @@ describe('logs', () => {
       observability,
     });
     const context = lambdaContext();
-    const response = await getPet(toProxyEvent(getPetRequest('1')), context);
+    const event = toProxyEvent(getPetRequest('1'));
+    const response = await getPet(event, context);
     expect(response.statusCode).toBe(503);
     expect(lines).toEqual([
       expect.objectContaining({
@@ -122,6 +123,8 @@ describe('logs', () => {
         service: 'petstore',
         function_name: context.functionName,
         function_request_id: context.awsRequestId,
+        // What the access log line of the same request carries: one query finds both.
+        api_request_id: event.requestContext.requestId,
         requestId: context.awsRequestId,
         error: expect.objectContaining({
           name: 'Error',
