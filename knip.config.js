@@ -25,7 +25,6 @@ export default {
         '@aws-sdk/client-cloudwatch-logs',
         '@aws-sdk/client-iam',
         '@aws-sdk/client-kms',
-        '@aws-sdk/client-secrets-manager',
         '@aws-sdk/client-sns',
         '@aws-sdk/client-sts',
         // Run by path (node_modules/@redocly/cli/bin/cli.js) in test/scripts/openapi/lint.test.ts.

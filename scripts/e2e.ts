@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { whyUntestable } from '#scripts/e2e-target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
+import { apiBaseUrl, readOptions } from '#scripts/command-line.ts';
 
 const USAGE = `usage: npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]
        npm run test:e2e -- --stage <stage> --api-key <key> [--read-only]
@@ -33,38 +33,22 @@ const fail = (message: string, code = 2): never => {
   process.exit(code);
 };
 
-function readArguments(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        'base-url': { type: 'string' },
-        stage: { type: 'string' },
-        'api-key': { type: 'string' },
-        'read-only': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (error) {
-    // parseArgs explains an unknown option or a missing value in its first line.
-    return fail(`${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
-}
+const readArguments = (args: string[]) =>
+  readOptions(
+    args,
+    {
+      'base-url': { type: 'string' },
+      stage: { type: 'string' },
+      'api-key': { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    (message) => fail(`${message} (see --help)`),
+  );
 
 /** The base URL without its trailing slash, when it is http(s) and ends in /v1; `what` names its source. */
-function checkBaseUrl(value: string, what: string): string {
-  const url = URL.parse(value.replace(/\/$/, ''));
-  const fine =
-    url !== null &&
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
-    url.pathname.endsWith('/v1') &&
-    url.search === '' &&
-    url.hash === '' &&
-    // fetch refuses URLs with credentials; the key goes in the Authorization header.
-    url.username === '' &&
-    url.password === '';
-  return fine ? url.href : fail(`${what} must be an http(s) URL ending in /v1, not "${value}"`);
-}
+const checkBaseUrl = (value: string, what: string): string =>
+  apiBaseUrl(value) ?? fail(`${what} must be an http(s) URL ending in /v1, not "${value}"`);
 
 /** The base URL from --base-url, or from the outputs file of the --stage deployed: exactly one of them. */
 function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): string {

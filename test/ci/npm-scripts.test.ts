@@ -41,6 +41,7 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
     output: /^usage: npm run start:stage -- <staging\|production>/m,
   },
   'test:e2e': { args: ['--help'], code: 0, output: /^usage: npm run test:e2e -- --base-url <url>/m },
+  probe: { args: ['--help'], code: 0, output: /^usage: npm run probe -- --base-url <url> --api-key <key>/m },
   openapi: { args: ['--check'], code: 0, output: /^$/ },
   // The fast tier's files, none of the full tier's (test/tiers.ts sorts them).
   'test:fast': {
