@@ -50,7 +50,15 @@ export const AWS_PRICES = {
     perMillionWriteUnits: 0.625,
   },
   xRay: { source: 'https://aws.amazon.com/xray/pricing/', perMillionTraces: 5 },
-  logs: { source: 'https://aws.amazon.com/cloudwatch/pricing/', perGbIngested: 0.5 },
+  logs: { source: 'https://aws.amazon.com/cloudwatch/pricing/', perGbIngested: 0.5, perGbScanned: 0.005 },
+  cloudWatch: {
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+    perAlarmMetricMonth: 0.1,
+    perCompositeAlarmMonth: 0.5,
+    perDashboardMonth: 3,
+    perCanaryRun: 0.0012,
+  },
+  secretsManager: { source: 'https://aws.amazon.com/secrets-manager/pricing/', perSecretMonth: 0.4 },
   transfer: { source: 'https://aws.amazon.com/ec2/pricing/on-demand/', tiers: TRANSFER_OUT_TIERS },
 } as const;
 

@@ -8,6 +8,7 @@ import { OidcProviderNative, PolicyStatement, Role, WebIdentityPrincipal } from 
 import type { IOidcProvider } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { StageName } from '#lib/stage-settings.ts';
+import { asNagShowsIt } from '#lib/nag-findings.ts';
 
 const GITHUB_OIDC_ISSUER = 'token.actions.githubusercontent.com';
 /** The CDK bootstrap roles, which hold the rights `cdk deploy` needs. */
@@ -30,9 +31,6 @@ const ROLE_IDS: Record<StageName, { role: string; output: string }> = {
   staging: { role: 'StagingRole', output: 'StagingDeployRoleArn' },
   production: { role: 'ProductionRole', output: 'ProductionDeployRoleArn' },
 };
-
-/** A value as cdk-nag names it in a finding: a pseudo parameter as <AWS::Name>, a literal as it is. */
-const asNagShowsIt = (arn: string) => arn.replace(/\$\{Token\[AWS\.(\w+)\.\d+\]\}/g, '<AWS::$1>');
 
 export class DeployAccessStack extends Stack {
   readonly roles: Partial<Record<StageName, Role>> = {};

@@ -13,16 +13,16 @@ import {
 import type { IAlarm, IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Canary } from 'aws-cdk-lib/aws-synthetics';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { addAccessLogMetrics } from '#lib/api/access-log-metrics.ts';
+import type { AccessLogMetrics } from '#lib/api/access-log-metrics.ts';
+import { apiMetric } from '#lib/api/gateway-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
-import { STAGE_NAME } from '#shared/http/routes.ts';
 import { SECONDARY_INDEXES } from '#shared/store/table.ts';
 
 const PERIOD = Duration.minutes(5);
@@ -39,8 +39,8 @@ export type PetstoreAlarmsProps = {
    */
   routeFunctions: Record<string, IFunction>;
   authorizerFunction: IFunction;
-  /** The stage's access log, whose `errorType` says when API Gateway could not use the authorizer. */
-  accessLogs: ILogGroup;
+  /** The stage's access-log metrics: the authorizer's failures, each route's 5xx without them. */
+  accessLogMetrics: AccessLogMetrics;
   table: ITable;
 };
 
@@ -50,17 +50,20 @@ type AlarmOptions = {
   description: string;
   evaluationPeriods?: number;
   datapointsToAlarm?: number;
+  treatMissingData?: TreatMissingData;
 };
 
 export class PetstoreAlarms extends Construct {
   readonly topic: Topic;
+  /** Every alarm made here, for the dashboard's status widget. */
+  readonly all: Alarm[] = [];
   private readonly settings: StageSettings;
   /** The alarms of what each function's release can break, by function name. */
   private readonly functionAlarms = new Map<string, IAlarm[]>();
 
   constructor(scope: Construct, id: string, props: PetstoreAlarmsProps) {
     super(scope, id);
-    const { settings, apiName, routeFunctions, authorizerFunction, accessLogs, table } = props;
+    const { settings, apiName, routeFunctions, authorizerFunction, accessLogMetrics, table } = props;
     this.settings = settings;
     this.topic = this.alarmTopic();
     const thresholds = settings.alarms;
@@ -87,7 +90,6 @@ export class PetstoreAlarms extends Construct {
     // The function's metrics, not its alias's: they count every version, the one a rollout moves
     // away from included, which is what a manual rollback moves back to. The method's 5xx leave out
     // the authorizer's failures, its latency is the integration's: neither is the route's doing.
-    const accessLog = addAccessLogMetrics(this, accessLogs, apiName);
     for (const [name, fn] of Object.entries(routeFunctions)) {
       const method = API_METHODS.find((candidate) => candidate.operationId === name);
       if (!method) throw new Error(`No API method runs ${name}`);
@@ -100,7 +102,7 @@ export class PetstoreAlarms extends Construct {
         }),
         this.throttlesAlarm(name, fn),
         this.alarm(`${name}5xx`, {
-          metric: accessLog.routeServerErrors(method, PERIOD),
+          metric: accessLogMetrics.routeServerErrors(method, PERIOD),
           threshold: thresholds.serverErrorsPer5Minutes,
           description: `${route} answered 5xx (but for the authorizer's failures).`,
         }),
@@ -115,7 +117,7 @@ export class PetstoreAlarms extends Construct {
     this.functionAlarms.set('authorizer', [
       this.throttlesAlarm('authorizer', authorizerFunction),
       this.alarm('authorizerFailures', {
-        metric: accessLog.authorizerFailures(PERIOD),
+        metric: accessLogMetrics.authorizerFailures(PERIOD),
         threshold: thresholds.functionErrorsPer5Minutes,
         description: 'API Gateway could not use the authorizer (it failed, timed out or answered nonsense).',
       }),
@@ -136,6 +138,22 @@ export class PetstoreAlarms extends Construct {
     const alarms = this.functionAlarms.get(functionName);
     if (!alarms) throw new Error(`No alarms of ${functionName}`);
     return alarms;
+  }
+
+  /**
+   * The probe failed two runs in a row, or reported nothing for two runs: one failed run may be the
+   * network between, and a probe that stopped is as blind as one that fails.
+   */
+  watchProbe(canary: Canary): Alarm {
+    return this.alarm('ProbeFailed', {
+      metric: canary.metricFailed({ period: PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.BREACHING,
+      description:
+        'The probe failed two runs in a row, or stopped running (npm run probe, docs/deployment.md).',
+    });
   }
 
   private throttlesAlarm(name: string, fn: IFunction): Alarm {
@@ -181,37 +199,15 @@ export class PetstoreAlarms extends Construct {
       evaluationPeriods: options.evaluationPeriods ?? 1,
       datapointsToAlarm: options.datapointsToAlarm,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      treatMissingData: options.treatMissingData ?? TreatMissingData.NOT_BREACHING,
     });
+    this.all.push(alarm);
     const action = new SnsAction(this.topic);
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);
     return alarm;
   }
 }
-
-/**
- * A metric of stage v1, or of one of its methods (the stage's detailed metrics), named by its literal
- * name, not by a reference to the stage resource. The rollout's deployment groups name these alarms,
- * each function alias's UpdatePolicy names its group, and the stage is deployed from methods that
- * invoke those aliases: a reference would close that circle, which CloudFormation rejects.
- */
-const apiMetric = (
-  apiName: string,
-  metricName: string,
-  options: { period: Duration; statistic: string },
-  method?: { httpMethod: string; resource: string },
-) =>
-  new Metric({
-    namespace: 'AWS/ApiGateway',
-    metricName,
-    dimensionsMap: {
-      ApiName: apiName,
-      ...(method && { Method: method.httpMethod, Resource: method.resource }),
-      Stage: STAGE_NAME,
-    },
-    ...options,
-  });
 
 /** Read and write throttle events of the table and of each index, missing points as 0. */
 function dynamoDbThrottles(table: ITable): MathExpression {

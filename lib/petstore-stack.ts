@@ -3,7 +3,8 @@
 // outputs are what operators and tools outside CDK need to reach the stage.
 import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import type { Construct } from 'constructs';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
 import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
 import { PetstoreApi } from '#lib/api/petstore-api.ts';
 import { PetstoreCursorSecret } from '#lib/data/petstore-cursor-secret.ts';
@@ -14,6 +15,12 @@ import { lambdaEnvironment } from '#functions/lambda-environment.ts';
 import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
 import type { FunctionName } from '#functions/manifests.ts';
 import { PetstoreTable } from '#lib/data/petstore-table.ts';
+import { addInitDurationMetric } from '#lib/monitoring/init-duration.ts';
+import { addLogQueries } from '#lib/monitoring/log-queries.ts';
+import { ProbeCanary } from '#lib/monitoring/probe-canary.ts';
+import { SloAlarms } from '#lib/monitoring/slo-alarms.ts';
+import { StageDashboard } from '#lib/monitoring/stage-dashboard.ts';
+import { stageMetricsNamespace } from '#lib/api/access-log-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
@@ -87,9 +94,10 @@ export class PetstoreStack extends Stack {
       apiName: this.api.restApi.restApiName,
       routeFunctions: mapFunctions(routes, (fn) => fn.function),
       authorizerFunction: authorizer.function,
-      accessLogs: this.api.accessLogs,
+      accessLogMetrics: this.api.accessLogMetrics,
       table: this.table,
     });
+    this.addMonitoring(settings, { ...routes, authorizer });
     this.rollout = new PetstoreRollout(this, 'Rollout', {
       settings,
       table: this.table,
@@ -128,5 +136,51 @@ export class PetstoreStack extends Stack {
         value: group.deploymentGroupName,
         description: `The CodeDeploy deployment group of ${name}'s rollouts (aws deploy list-deployments)`,
       });
+  }
+
+  /**
+   * What on-call looks at (lib/monitoring/): the probe and its alarm, the SLOs' burn-rate alarms, the
+   * dashboard and the saved log queries.
+   */
+  private addMonitoring(settings: StageSettings, functions: Record<FunctionName, PetstoreFunction>) {
+    const apiName = this.api.restApi.restApiName;
+    const { authorizer, ...routes } = functions;
+    const slos = new SloAlarms(this, 'Slos', { settings, apiName, topic: this.alarms.topic });
+    const probe = new ProbeCanary(this, 'Probe', { settings, baseUrl: this.api.url });
+    this.alarms.watchProbe(probe.canary);
+    const initDurations = {} as Record<FunctionName, (statistic: string) => IMetric>;
+    for (const [name, fn] of Object.entries(functions) as [FunctionName, PetstoreFunction][])
+      initDurations[name] = addInitDurationMetric(this, {
+        name,
+        logGroup: fn.function.logGroup,
+        namespace: stageMetricsNamespace(apiName),
+      });
+    const { dashboard } = new StageDashboard(this, 'Dashboard', {
+      settings,
+      apiName,
+      routeFunctions: mapFunctions(routes, (fn) => fn.function),
+      authorizerFunction: authorizer.function,
+      initDurations,
+      accessLogMetrics: this.api.accessLogMetrics,
+      table: this.table,
+      firewall: this.firewall,
+      probe: probe.canary,
+      slos,
+      alarms: [...this.alarms.all, ...slos.alarms],
+    });
+    addLogQueries(new Construct(this, 'LogQueries'), {
+      settings,
+      accessLogs: this.api.accessLogs,
+      functionLogs: Object.values(functions).map((fn) => fn.function.logGroup),
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards/dashboard/${dashboard.dashboardName}`,
+      description:
+        "The stage's CloudWatch dashboard: where on-call starts (docs/deployment.md#is-it-healthy)",
+    });
+    new CfnOutput(this, 'ProbeKeySecretArn', {
+      value: probe.keySecret.secretArn,
+      description: "Where the probe's API key is kept: npm run keys -- probe --stage stores it",
+    });
   }
 }

@@ -7,12 +7,20 @@ import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
 import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
 
 export type StageName = 'staging' | 'production';
 /** The sizes API Gateway offers a stage's cache cluster, in GB. */
 export type CacheClusterSize = '0.5' | '1.6' | '6.1' | '13.5' | '28.4' | '58.2' | '118' | '237';
 type WarmThroughput = { readUnitsPerSecond: number; writeUnitsPerSecond: number };
+/** One route's objectives over 28 days, as shares of its requests (0.999 is 99.9 %). */
+type RouteSlo = {
+  /** Not answered 5xx (API Gateway's own 5xx included); a 4xx is the client's, and counts as good. */
+  availability: number;
+  /** Answered within `thresholdMs`, by API Gateway's Latency: what the client waits. */
+  latency: { objective: number; thresholdMs: number };
+};
 
 export type StageSettings = {
   /**
@@ -108,6 +116,18 @@ export type StageSettings = {
    */
   warmThroughput?: { table: WarmThroughput; indexes: Partial<Record<string, WarmThroughput>> };
   /**
+   * The service level objectives of each route (lib/monitoring/slo-alarms.ts): their budgets on the
+   * dashboard, and burn-rate alarms on the stage's topic.
+   * Higher: on-call hears of smaller losses; lower: more failures pass before anyone is woken.
+   */
+  slos: Record<OperationId, RouteSlo>;
+  /**
+   * The synthetic probe (lib/monitoring/probe-canary.ts), every 5 minutes with the key that
+   * `npm run keys -- probe --stage` stores. `creates`: it also creates a pet and replays the create.
+   * Creating: the write path is watched too; not: the probe changes nothing in the stage's data.
+   */
+  probe: { creates: boolean };
+  /**
    * The thresholds of lib/petstore-alarms.ts, which tell on-call and roll back a rollout.
    * Lower: a failure or a bad release is caught sooner; higher: fewer false alarms and rollbacks.
    */
@@ -135,6 +155,13 @@ export type StageSettings = {
   };
 };
 
+/** The same objectives for every route. */
+const routeSlos = (slo: RouteSlo): Record<OperationId, RouteSlo> => ({
+  listPets: slo,
+  createPet: slo,
+  getPet: slo,
+});
+
 export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
   staging: {
     name: 'staging',
@@ -150,6 +177,8 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
     // As production, so that staging rehearses its layout: on-demand tables cost nothing per key.
     petShards: PET_SHARDS,
     rollout: LambdaDeploymentConfig.ALL_AT_ONCE,
+    slos: routeSlos({ availability: 0.99, latency: { objective: 0.95, thresholdMs: 1_000 } }),
+    probe: { creates: true },
     alarms: {
       serverErrorsPer5Minutes: 5,
       p99LatencyMs: 2_000,
@@ -185,6 +214,11 @@ export const STAGE_SETTINGS: Record<StageName, StageSettings> = {
       table: { readUnitsPerSecond: 40_000, writeUnitsPerSecond: 20_000 },
       indexes: { [STATUS_INDEX.name]: { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 15_000 } },
     },
+    // Within the threshold: a warm request and its API Gateway overhead, or a cold start's init at
+    // this memory (docs/performance.md); a cold start at the authorizer and the route is over it.
+    slos: routeSlos({ availability: 0.999, latency: { objective: 0.99, thresholdMs: 300 } }),
+    // Read-only: the probe's pets would be the store's.
+    probe: { creates: false },
     alarms: {
       serverErrorsPer5Minutes: 5,
       p99LatencyMs: 1_000,

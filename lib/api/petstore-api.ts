@@ -26,6 +26,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ACCESS_LOG_FORMAT } from '#lib/api/access-log-format.ts';
+import { addAccessLogMetrics } from '#lib/api/access-log-metrics.ts';
+import type { AccessLogMetrics } from '#lib/api/access-log-metrics.ts';
 import { addErrorMethod, addGatewayResponses } from '#lib/api/gateway-responses.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
@@ -43,6 +45,8 @@ export class PetstoreApi extends Construct {
   readonly usagePlan: UsagePlan;
   /** One JSON line per request (lib/api/access-log-format.ts). */
   readonly accessLogs: LogGroup;
+  /** What only the access log can count (lib/api/access-log-metrics.ts). */
+  readonly accessLogMetrics: AccessLogMetrics;
   /** The custom domain, when the settings have one. */
   readonly domain?: DomainName;
   /**
@@ -86,6 +90,7 @@ export class PetstoreApi extends Construct {
         ...(settings.listCache && stageCache(settings.listCache, methodSettings)),
       },
     });
+    this.accessLogMetrics = addAccessLogMetrics(this, this.accessLogs, this.restApi.restApiName);
     // RestApi's own Endpoint output ends in '/v1/'; the stack outputs `url` instead.
     this.restApi.node.tryRemoveChild('Endpoint');
     const executeApiHost = `${this.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;

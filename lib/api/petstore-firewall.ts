@@ -2,7 +2,10 @@
 // inputs, rule by rule, a limit per client IP address, and a cached method's repeated key parameter,
 // answered with the function's own 400 before the stage cache could keep that answer under one of the
 // values for every caller of that value. Every other block is 403 `forbidden`, API Gateway's WAF_FILTERED.
+import { Stack } from 'aws-cdk-lib';
+import type { Duration } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -55,6 +58,8 @@ export type PetstoreFirewallProps = {
 
 export class PetstoreFirewall extends Construct {
   readonly webAcl: CfnWebACL;
+  /** Requests each rule blocked, by the metric names WAF publishes under (its visibility configs). */
+  readonly blockedRequests: (period: Duration) => Metric[];
 
   constructor(
     scope: Construct,
@@ -157,6 +162,25 @@ export class PetstoreFirewall extends Construct {
         ...repeated.map(({ rule }) => rule),
       ],
     });
+
+    const webAclMetric = visibility('all').metricName;
+    const ruleMetrics = this.webAcl.rules as { visibilityConfig: CfnWebACL.VisibilityConfigProperty }[];
+    this.blockedRequests = (period) =>
+      ruleMetrics.map(
+        ({ visibilityConfig }) =>
+          new Metric({
+            namespace: 'AWS/WAFV2',
+            metricName: 'BlockedRequests',
+            dimensionsMap: {
+              WebACL: webAclMetric,
+              Region: Stack.of(this).region,
+              Rule: visibilityConfig.metricName,
+            },
+            statistic: 'Sum',
+            period,
+            label: visibilityConfig.metricName,
+          }),
+      );
 
     new CfnWebACLAssociation(this, 'Association', {
       webAclArn: this.webAcl.attrArn,

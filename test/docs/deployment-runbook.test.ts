@@ -132,18 +132,23 @@ describe('the runbook, read top to bottom', () => {
     expect(stageTools.filter((step) => !/ --stage \S/.test(step))).toEqual([]);
   });
 
-  it("deletes the execution policy's oldest version before it adds one: IAM keeps five", () => {
-    const deleted = firstRun((line) => line.startsWith('aws iam delete-policy-version '));
-    expect(deleted).toBeGreaterThan(firstRun((line) => line.startsWith('aws iam list-policy-versions ')));
-    expect(deleted).toBeLessThan(firstRun((line) => line.startsWith('aws iam create-policy-version ')));
-    expect(lines.join('\n')).toMatch(
-      /list-policy-versions .*sort_by\(Versions\[\?!IsDefaultVersion\], &CreateDate\)\[0\]/,
-    );
-  });
-
   it('runs the project CDK CLI (npx cdk), never one from the PATH', () => {
     const inBlocks = runbook.match(/```sh\n[\s\S]*?```/g) ?? [];
     expect(inBlocks.join('\n')).not.toMatch(/^\s*cdk /m);
+  });
+});
+
+describe('the execution policy update (docs/stages.md)', () => {
+  it("deletes the execution policy's oldest version before it adds one: IAM keeps five", () => {
+    // In docs/stages.md, beside the policy it updates, read top to bottom as the runbook is.
+    const policySteps = commands(stages).map(({ text }) => text);
+    const firstRun = (test: (line: string) => boolean) => policySteps.findIndex(test);
+    const deleted = firstRun((line) => line.startsWith('aws iam delete-policy-version '));
+    expect(deleted).toBeGreaterThan(firstRun((line) => line.startsWith('aws iam list-policy-versions ')));
+    expect(deleted).toBeLessThan(firstRun((line) => line.startsWith('aws iam create-policy-version ')));
+    expect(policySteps.join('\n')).toMatch(
+      /list-policy-versions .*sort_by\(Versions\[\?!IsDefaultVersion\], &CreateDate\)\[0\]/,
+    );
   });
 });
 
@@ -190,13 +195,22 @@ describe("each cdk command of the operator's pages", () => {
 });
 
 const dollars = (text: string) => Number(/\$([\d.,]+)/.exec(text)?.[1]?.replaceAll(',', '') ?? NaN);
-const numbers = (text: string) => [...text.matchAll(/\d+(\.\d+)?/g)].map(([figure]) => Number(figure));
+const numbers = (text: string) =>
+  [...text.matchAll(/\d[\d,]*(\.\d+)?/g)].map(([figure]) => Number(figure.replaceAll(',', '')));
 const WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
 /** The stage reference's prose as one line, without Markdown marks. */
 const prose = stages.replace(/\*\*|`/g, '').replace(/\s+/g, ' ');
 const HOURS_A_MONTH = 730;
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+
+/** A canary's runs in a month, from its schedule's `rate(N minutes)`. */
+function runsAMonth(properties: Record<string, unknown> | undefined): number {
+  const { Expression } = properties?.Schedule as { Expression: string };
+  const [, minutes] = /^rate\((\d+) minutes?\)$/.exec(Expression) ?? [];
+  if (!minutes) throw new Error(`A schedule the cost table cannot count: ${Expression}`);
+  return (HOURS_A_MONTH * 60) / Number(minutes);
+}
 
 /** What a stage's template creates that costs by the month, counted as the cost table counts it. */
 function monthlyCounts(resources: Resources) {
@@ -223,6 +237,9 @@ function monthlyCounts(resources: Resources) {
     oneMetricAlarms: alarms.filter((alarm) => !alarm.Properties?.Metrics).length,
     mathAlarmMetrics: alarms.filter((alarm) => alarm.Properties?.Metrics).map(metricsOf),
     alarmMetrics: alarms.map(metricsOf).reduce((sum, count) => sum + count, 0),
+    compositeAlarms: ofType('AWS::CloudWatch::CompositeAlarm').length,
+    dashboards: ofType('AWS::CloudWatch::Dashboard').length,
+    canaryRuns: ofType('AWS::Synthetics::Canary').map(({ Properties }) => runsAMonth(Properties)),
   };
 }
 
@@ -251,15 +268,22 @@ const FREE_AT_REST = new Set([
   'AWS::Lambda::Version',
   'AWS::Logs::LogGroup',
   'AWS::Logs::MetricFilter',
+  'AWS::Logs::QueryDefinition', // a query costs what it scans, when it runs
+  'AWS::S3::Bucket', // the probe's results: storage is "with the data", writes per use
+  'AWS::S3::BucketPolicy',
   'AWS::SNS::Topic',
   'AWS::SNS::TopicPolicy',
   'AWS::WAFv2::WebACLAssociation',
   'Custom::AWS',
+  'Custom::S3AutoDeleteObjects',
 ]);
 /** Kinds that do cost by the month: each has its row in the table (a stage without a cache costs nothing). */
 const PRICED = new Set([
   'AWS::ApiGateway::Stage',
   'AWS::CloudWatch::Alarm',
+  'AWS::CloudWatch::CompositeAlarm',
+  'AWS::CloudWatch::Dashboard',
+  'AWS::Synthetics::Canary',
   'AWS::KMS::Key',
   'AWS::SecretsManager::Secret',
   'AWS::WAFv2::WebACL',
@@ -305,10 +329,17 @@ describe("docs/stages.md's cost of production", () => {
     expect(row(/KMS/).counts).toEqual([counted.keys]);
     expect(row(/Secrets Manager/).counts).toEqual([counted.secrets]);
     expect(row(/CloudWatch alarms/).counts).toEqual([counted.alarms, counted.alarmMetrics]);
+    expect(row(/composite alarms/).counts).toEqual([counted.compositeAlarms]);
+    expect(row(/dashboard/).counts).toEqual([counted.dashboards]);
+    expect(row(/canary runs/).counts).toEqual(counted.canaryRuns);
   });
 
   it('multiplies and adds up', () => {
-    const billed = { cache: counted.caches, alarms: counted.alarmMetrics };
+    const billed = {
+      cache: counted.caches,
+      alarms: counted.alarmMetrics,
+      runs: counted.canaryRuns.reduce((sum, runs) => sum + runs, 0),
+    };
     const lines = [
       [row(/stage cache/), billed.cache],
       [row(/web ACL/), counted.webAcls],
@@ -316,6 +347,9 @@ describe("docs/stages.md's cost of production", () => {
       [row(/KMS/), counted.keys],
       [row(/Secrets Manager/), counted.secrets],
       [row(/CloudWatch alarms/), billed.alarms],
+      [row(/composite alarms/), counted.compositeAlarms],
+      [row(/dashboard/), counted.dashboards],
+      [row(/canary runs/), billed.runs],
     ] as const;
     for (const [{ name, price, month }, units] of lines)
       expect({ name, month }).toEqual({ name, month: Number((units * monthly(price)).toFixed(2)) });
@@ -332,6 +366,19 @@ describe("docs/stages.md's cost of production", () => {
     expect(prose).toContain(`(${HOURS_A_MONTH} hours a month)`);
   });
 
+  it('quotes the monitoring at the prices of lib/cost-basis.ts', () => {
+    const { cloudWatch, secretsManager } = AWS_PRICES;
+    expect(dollars(row(/CloudWatch alarms/).price)).toBe(cloudWatch.perAlarmMetricMonth);
+    expect(dollars(row(/composite alarms/).price)).toBe(cloudWatch.perCompositeAlarmMonth);
+    expect(dollars(row(/dashboard/).price)).toBe(cloudWatch.perDashboardMonth);
+    expect(dollars(row(/canary runs/).price)).toBe(cloudWatch.perCanaryRun);
+    expect(dollars(row(/Secrets Manager/).price)).toBe(secretsManager.perSecretMonth);
+    const [runs = NaN] = counted.canaryRuns;
+    expect(prose).toContain(
+      `every ${(HOURS_A_MONTH * 60) / runs} minutes, ${runs / HOURS_A_MONTH} times an hour`,
+    );
+  });
+
   it('explains its counts as the template has them', () => {
     const [, managed = '', repeated = ''] =
       /rules are RequestsPerIp, the (\w+) managed rule groups and the (\w+) Repeated-<name> rules/.exec(
@@ -339,14 +386,18 @@ describe("docs/stages.md's cost of production", () => {
       ) ?? [];
     expect([WORDS[managed], WORDS[repeated]]).toEqual([counted.managedRuleGroups, counted.repeatedRules]);
     expect(counted.rules).toBe(1 + counted.managedRuleGroups + counted.repeatedRules);
-    const [, oneMetric, mathMetrics] =
-      /(\d+) watch one metric each, and DynamoDbThrottles adds up the (\d+) throttle metrics/.exec(prose) ??
-      [];
-    expect([Number(oneMetric), [Number(mathMetrics)]]).toEqual([
+    const [, oneMetric, throttleMetrics, windows, availability, latency] =
+      /(\d+) watch one metric each, and DynamoDbThrottles adds up the (\d+) throttle metrics\. The (\d+) windows of the SLOs read (\d+) metrics each for availability, (\d+) for latency/.exec(
+        prose,
+      ) ?? [];
+    const windowMetrics = counted.mathAlarmMetrics.slice(1);
+    expect([Number(oneMetric), counted.mathAlarmMetrics[0], windowMetrics.length]).toEqual([
       counted.oneMetricAlarms,
-      counted.mathAlarmMetrics,
+      Number(throttleMetrics),
+      Number(windows),
     ]);
-    const [, asOne] = /counted as one, the line would be \$(\d+\.\d+)/.exec(prose) ?? [];
+    expect(new Set(windowMetrics)).toEqual(new Set([Number(availability), Number(latency)]));
+    const [, asOne] = /counted as one, the line would\s+be \$(\d+\.\d+)/.exec(prose) ?? [];
     expect(Number(asOne)).toBeCloseTo(counted.alarms * dollars(row(/CloudWatch alarms/).price), 2);
   });
 
@@ -364,11 +415,16 @@ describe("docs/stages.md's cost of production", () => {
     const staging = monthlyCounts(stagingResources);
     expect([staging.caches, staging.webAcls]).toEqual([0, 0]);
     const [, written] =
-      /Staging has no cache and no web ACL: its key, secret and alarms, \$([\d.]+) a month/.exec(prose) ?? [];
+      /Staging has no cache and no web ACL: its key, secrets, alarms, dashboard and probe, \$([\d.]+) a month/.exec(
+        prose,
+      ) ?? [];
     const month =
       staging.keys * monthly(row(/KMS/).price) +
       staging.secrets * monthly(row(/Secrets Manager/).price) +
-      staging.alarmMetrics * monthly(row(/CloudWatch alarms/).price);
+      staging.alarmMetrics * monthly(row(/CloudWatch alarms/).price) +
+      staging.compositeAlarms * monthly(row(/composite alarms/).price) +
+      staging.dashboards * monthly(row(/dashboard/).price) +
+      staging.canaryRuns.reduce((sum, runs) => sum + runs, 0) * dollars(row(/canary runs/).price);
     expect(Number(written)).toBeCloseTo(month, 2);
   });
 
@@ -385,6 +441,7 @@ describe("docs/stages.md's cost of production", () => {
       'DynamoDB on-demand writes': price('DynamoDB on-demand writes'),
       'X-Ray traces recorded': price('X-Ray traces recorded'),
       'CloudWatch Logs ingestion': price('CloudWatch Logs ingestion'),
+      'CloudWatch Logs Insights queries': price('CloudWatch Logs Insights queries'),
     }).toEqual({
       'API Gateway REST API requests': firstTier.perMillion,
       'AWS WAF requests': AWS_PRICES.waf.perMillionRequests,
@@ -394,6 +451,7 @@ describe("docs/stages.md's cost of production", () => {
       'DynamoDB on-demand writes': AWS_PRICES.dynamoDb.perMillionWriteUnits,
       'X-Ray traces recorded': AWS_PRICES.xRay.perMillionTraces,
       'CloudWatch Logs ingestion': AWS_PRICES.logs.perGbIngested,
+      'CloudWatch Logs Insights queries': AWS_PRICES.logs.perGbScanned,
     });
     expect(perUse.find(([name]) => name === 'API Gateway REST API requests')?.[1]).toContain(
       `first ${firstTier.upTo / 1e6} million a month`,

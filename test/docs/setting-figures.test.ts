@@ -4,6 +4,8 @@
 // around them. Measured figures are not settings: docs/performance.md and docs/capacity.md hold them.
 import { describe, expect, it } from '@jest/globals';
 import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
+import { PROBE_INTERVAL } from '#lib/monitoring/probe-canary.ts';
+import { BURN_PAIRS } from '#lib/monitoring/slo-alarms.ts';
 import { KEY_TRAFFIC } from '#lib/cost-basis.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -41,6 +43,18 @@ function rollout({ deploymentConfigName }: StageSettings['rollout']): string {
 }
 
 const window = production.alarms.p99LatencyWindow;
+
+/** A share as the table writes it: 0.999 is `99.9 %`. */
+const percent = (share: number) => `${Number((share * 100).toFixed(3))} %`;
+
+/** The routes' objectives: once when every route has the same, else each with its route. */
+function objectives({ slos }: StageSettings): string {
+  const cell = ({ availability, latency }: StageSettings['slos']['listPets']) =>
+    `${percent(availability)}; ${percent(latency.objective)} within ${figure(latency.thresholdMs)} ms`;
+  const cells = Object.entries(slos).map(([route, slo]) => [route, cell(slo)]);
+  const distinct = new Set(cells.map(([, text]) => text));
+  return distinct.size === 1 ? [...distinct].join('') : cells.map((each) => each.join(' ')).join('; ');
+}
 
 /** Each row of the table: its label, and what its cell says for a stage. */
 const ROWS: [label: string, cell: (stage: StageSettings) => string][] = [
@@ -90,6 +104,8 @@ const ROWS: [label: string, cell: (stage: StageSettings) => string][] = [
     'alarm: failed invocations of a route function in 5 minutes',
     ({ alarms }) => `≥ ${figure(alarms.functionErrorsPer5Minutes)}`,
   ],
+  ['SLO of each route, 28 days: not 5xx; answered within', objectives],
+  ['the probe also creates a pet and replays it', ({ probe }) => (probe.creates ? 'yes' : 'no')],
 ];
 
 describe(`the stage settings table (${SETTINGS_TABLE.path})`, () => {
@@ -211,6 +227,20 @@ const QUOTES: { constant: string; quotes: Quote[] }[] = [
       quote(/(\d+) characters or more/, CURSOR_SECRET_MIN_LENGTH),
       quote(/at most (\d+) instances/, DEFAULT_MAX_INSTANCES),
       quote(/newest (\d+) of each function/, DEFAULT_KEEP),
+    ],
+  },
+  {
+    constant: "the probe's interval and the SLOs' burn-rate pairs (lib/monitoring/)",
+    quotes: [
+      quote(/canary does every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
+      quote(/calls each stage every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
+      quote(/walks the API every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
+      quote(
+        /Fast fires at ([\d.]+) times over both (\d+) hours? and (\d+) minutes, Slow at ([\d.]+) times over both (\d+) hours? and (\d+) minutes/,
+        ...BURN_PAIRS.flatMap(({ burnRate, long, short }) => [burnRate, long.toHours(), short.toMinutes()]),
+      ),
+      quote(/Fast ([\d.]+)x, Slow ([\d.]+)x/, ...BURN_PAIRS.map(({ burnRate }) => burnRate)),
+      quote(/error budget ([\d.]+) or ([\d.]+) times as fast/, ...BURN_PAIRS.map(({ burnRate }) => burnRate)),
     ],
   },
 ];

@@ -23,8 +23,10 @@ const SERVICE_OF: Record<string, string | undefined> = {
   'AWS::KMS': 'kms',
   'AWS::Lambda': 'lambda',
   'AWS::Logs': 'logs',
+  'AWS::S3': 's3',
   'AWS::SNS': 'sns',
   'AWS::SecretsManager': 'secretsmanager',
+  'AWS::Synthetics': 'synthetics',
   'AWS::WAFv2': 'wafv2',
   Custom: 'lambda', // a custom resource is a function CloudFormation invokes
 };
@@ -37,6 +39,13 @@ const CROSS_SERVICE: Record<string, string[]> = {
   'AWS::ApiGateway::Account': ['iam:PassRole'],
   // A regional domain's first creation makes API Gateway's service-linked role.
   'AWS::ApiGateway::DomainName': ['iam:CreateServiceLinkedRole', 'acm:DescribeCertificate'],
+  // Synthetics makes the canary's function and layer with the caller's rights, from its code asset.
+  'AWS::Synthetics::Canary': [
+    'iam:PassRole',
+    'lambda:CreateFunction',
+    'lambda:PublishLayerVersion',
+    's3:GetObject',
+  ],
 };
 
 /** IAM's wildcard: `*` for any run of characters. */
@@ -104,7 +113,7 @@ describe('the CloudFormation execution policy', () => {
     }
   });
 
-  test("reaches roles, functions and tables only by their stack's name, which starts petstore-", () => {
+  test("reaches roles, functions and tables only by their stack's name, or the probe's by Synthetics'", () => {
     for (const name of stackNames) expect(name).toMatch(/^petstore-/);
     for (const { Action, Resource } of policy.Statement) {
       const services = new Set(list(Action).map((action) => action.split(':')[0]));
@@ -113,7 +122,7 @@ describe('the CloudFormation execution policy', () => {
       expect(services.size).toBe(1);
       for (const resource of list(Resource))
         expect(resource).toMatch(
-          /^arn:aws:(iam::\*:role\/petstore-\*|lambda:\*:\*:function:petstore-\*|dynamodb:\*:\*:table\/petstore-\*|iam::\*:oidc-provider\/token\.actions\.githubusercontent\.com)$/,
+          /^arn:aws:(iam::\*:role\/petstore-\*|lambda:\*:\*:function:petstore-\*|lambda:\*:\*:(function|layer):cwsyn-\*|lambda:\*:\*:layer:Synthetics\*|dynamodb:\*:\*:table\/petstore-\*|iam::\*:oidc-provider\/token\.actions\.githubusercontent\.com)$/,
         );
     }
   });

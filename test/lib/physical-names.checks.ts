@@ -21,6 +21,7 @@ const NAME_PROPERTIES = [
   'StageName',
   'UsagePlanName',
   'PolicyName',
+  'DashboardName',
 ];
 
 /** The fixed names kept, and why each is fine. */
@@ -36,6 +37,11 @@ const KEPT = [
   'AWS::IAM::Policy PolicyName',
   // Usage plan names need not be unique.
   'AWS::ApiGateway::UsagePlan UsagePlanName',
+  // What the runbook sends on-call to: petstore-<stage>. No property change replaces them.
+  'AWS::CloudWatch::Dashboard DashboardName',
+  'AWS::Synthetics::Canary Name',
+  // A saved query's name is only its label in the console's list; names need not be unique.
+  'AWS::Logs::QueryDefinition Name',
 ];
 
 /** "<type> <property>" for each literal name in the template. */

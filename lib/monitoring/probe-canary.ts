@@ -1,0 +1,123 @@
+// The stage's synthetic probe: a CloudWatch Synthetics canary that runs functions/probe/steps.ts every
+// 5 minutes from outside, as a client does, with the key `npm run keys -- probe --stage` stores in a
+// secret of the stack (read at run time, so it is in no template, environment or log). Bundled here by
+// esbuild, as the functions are: one file with the steps, the SDK and its credential chain inside.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Canary, Code, Runtime, Schedule, Test } from 'aws-cdk-lib/aws-synthetics';
+import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
+import { LAMBDA_ESBUILD_OPTIONS } from '#lib/functions/bundling.ts';
+import { asNagShowsIt } from '#lib/nag-findings.ts';
+import type { StageSettings } from '#lib/stage-settings.ts';
+import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
+
+/** The current Node.js runtime with the Synthetics library (Node.js 22). */
+const RUNTIME = Runtime.SYNTHETICS_NODEJS_PUPPETEER_13_0;
+const ENTRY = fileURLToPath(new URL('../../functions/probe/canary.ts', import.meta.url));
+/** How often the probe runs: Synthetics' rates are whole minutes. */
+export const PROBE_INTERVAL = Duration.minutes(5);
+/** Each run's screenshots-free results: kept as long as Synthetics keeps its run data by default. */
+const ARTIFACT_DAYS = 31;
+
+export type ProbeCanaryProps = {
+  settings: StageSettings;
+  /** The base address the probe calls, ending in /v1: what clients use. */
+  baseUrl: string;
+};
+
+/** canary.js, the handler module, in a directory of its own in the assembly: the canary's code asset. */
+function bundleCanary(assemblyDir: string): string {
+  const outdir = join(assemblyDir, 'probe-canary');
+  buildSync({
+    ...LAMBDA_ESBUILD_OPTIONS,
+    entryPoints: [ENTRY],
+    outfile: join(outdir, 'canary.js'),
+    target: 'node22',
+    // No map beside the code: the asset is the directory, and a map would only grow it.
+    sourcemap: false,
+  });
+  return outdir;
+}
+
+export class ProbeCanary extends Construct {
+  readonly canary: Canary;
+  readonly keySecret: Secret;
+
+  constructor(scope: Construct, id: string, { settings, baseUrl }: ProbeCanaryProps) {
+    super(scope, id);
+    const assemblyDir = Stage.of(this)?.outdir;
+    if (!assemblyDir) throw new Error('The probe needs a Stage: its code is bundled into its assembly');
+    // Neither holds data, whatever the stage keeps: a key is issued again, a run's results expire.
+    // A placeholder until `npm run keys -- probe` stores a key: till then each run fails, saying so.
+    this.keySecret = new Secret(this, 'KeySecret', {
+      description: `Pet store ${settings.name}: the probe's API key, stored by npm run keys -- probe`,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const artifacts = new Bucket(this, 'Artifacts', {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      lifecycleRules: [{ expiration: Duration.days(ARTIFACT_DAYS) }],
+      removalPolicy: RemovalPolicy.DESTROY,
+      // S3 deletes no bucket that holds objects: a custom resource empties it first.
+      autoDeleteObjects: true,
+    });
+    this.canary = new Canary(this, 'Canary', {
+      // Fixed: an operator finds it by name; at most 21 characters, unique in the account and region.
+      canaryName: `petstore-${settings.name}`,
+      runtime: RUNTIME,
+      test: Test.custom({
+        code: Code.fromAsset(bundleCanary(assemblyDir)),
+        handler: 'canary.handler',
+      }),
+      schedule: Schedule.rate(PROBE_INTERVAL),
+      timeout: Duration.minutes(1),
+      environmentVariables: {
+        [PROBE_VARIABLES.baseUrl]: baseUrl,
+        [PROBE_VARIABLES.keySecretArn]: this.keySecret.secretArn,
+        [PROBE_VARIABLES.creates]: String(settings.probe.creates),
+      },
+      artifactsBucketLocation: { bucket: artifacts },
+      // Synthetics makes the canary's function and layers itself: deleting the canary deletes them.
+      provisionedResourceCleanup: true,
+    });
+    this.keySecret.grantRead(this.canary.role);
+    this.acknowledgeNagFindings(artifacts);
+  }
+
+  private acknowledgeNagFindings(artifacts: Bucket) {
+    Validations.of(this.keySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'An API key of the service, not a database password: npm run keys -- probe issues a new one and retires the old, which Secrets Manager rotation cannot do.',
+    });
+    Validations.of(artifacts).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: "Only the canary writes here, its own run results; CloudTrail records the bucket's API calls.",
+    });
+    const stack = Stack.of(this);
+    const bucketId = stack.getLogicalId(artifacts.node.defaultChild as CfnBucket);
+    const canaryLogs = `arn:aws:logs:${stack.region}:${stack.account}:log-group:/aws/lambda/cwsyn-*`;
+    Validations.of(this.canary.role).acknowledge(
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          "CDK's canary role: s3:ListAllMyBuckets and cloudwatch:PutMetricData (limited to the CloudWatchSynthetics namespace) support no resource-level permissions.",
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+        reason: "The canary writes each run's results as new objects of its own bucket.",
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::${asNagShowsIt(canaryLogs)}]`,
+        reason:
+          "Synthetics names the canary's function (cwsyn-<name>-<id>) when it creates it: its log group is only known by that prefix.",
+      },
+    );
+  }
+}
