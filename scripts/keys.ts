@@ -1,20 +1,27 @@
-// `npm run keys -- <create | list | rotate | revoke> ...`: manages API keys in a deployed stage's
-// table (and its usage plan, for per-key limits), a DynamoDB the user names, a data directory's or a
-// running local server's, saying which on stderr first. A plain key is printed once, by `create` or
-// `rotate`, never shown again; every failure is one line on stderr and exit 1, with nothing changed.
+// `npm run keys -- <create | list | rotate | revoke | probe> ...`: manages API keys in a deployed
+// stage's table (and its usage plan, for per-key limits), a DynamoDB the user names, a data directory's
+// or a running local server's, saying which on stderr first. A plain key is printed once, by `create` or
+// `rotate` (`probe` stores it in a secret, unprinted); a failure is one line, exit 1, nothing changed.
 import { parseArgs } from 'node:util';
-import { createApiKeyStore, hasExpired, hashApiKey } from '#shared/store/api-key-store.ts';
+import { createApiKeyStore, hasExpired } from '#shared/store/api-key-store.ts';
 import type { ApiKeyRecord, ApiKeyTerms, IssuedApiKey } from '#shared/store/api-key-store.ts';
-import { addToUsagePlan, disableInUsagePlan } from '#scripts/keys/usage-plan.ts';
+import { disableInUsagePlan } from '#scripts/keys/usage-plan.ts';
 import { KeysError, WHERE_HELP, at, explainFailure, findKeys } from '#scripts/keys/target.ts';
 import type { KeysTarget } from '#scripts/keys/target.ts';
 import { readExpiry, readOverlapEnd } from '#scripts/keys/terms.ts';
+import { describeTerms, issue } from '#scripts/keys/issue.ts';
 
 const DEFAULT_OVERLAP = '24h';
+/**
+ * The probe's old key keeps working this long after its successor is stored: a canary run (every 5
+ * minutes, a minute at most) that read the secret just before still passes, and so do a few retried ones.
+ */
+const PROBE_OVERLAP = '1h';
 
 const USAGE =
   'usage: npm run keys -- <create --name NAME [--read-only] [--expires WHEN] | list | ' +
-  'rotate KEY_ID [--overlap DURATION] | revoke KEY_ID> [--stage staging|production] [--port PORT]';
+  'rotate KEY_ID [--overlap DURATION] | revoke KEY_ID | probe [--overlap DURATION]> ' +
+  '[--stage staging|production] [--port PORT]';
 
 const HELP = `${USAGE}
   create --name NAME   creates a key and prints it, this once; it has full access and no expiry unless:
@@ -25,6 +32,7 @@ const HELP = `${USAGE}
   rotate KEY_ID        issues a key with the same name, scope and expiry and prints it, this once;
     --overlap DURATION the old key keeps working this long (default ${DEFAULT_OVERLAP}; 0s ends it at once)
   revoke KEY_ID        refuses the key from now on
+  probe                with --stage: the probe's new key, into its secret, unshown; --overlap default ${PROBE_OVERLAP}
   --port PORT          the running npm start on this port, when several run
 ${WHERE_HELP}`;
 
@@ -77,15 +85,19 @@ if (values.help) {
   process.exit(0);
 }
 const [command, keyId, ...extra] = positionals;
-const createOptionsGiven = values['read-only'] !== undefined || values.expires !== undefined;
+const createOptionsGiven = [values.name, values['read-only'], values.expires].some(
+  (value) => value !== undefined,
+);
 const valid =
   extra.length === 0 &&
-  (command === 'rotate' || values.overlap === undefined) &&
+  (command === 'rotate' || command === 'probe' || values.overlap === undefined) &&
   (command === 'create' || !createOptionsGiven) &&
   ((command === 'create' && values.name && !keyId) ||
-    (command === 'list' && !keyId) ||
+    ((command === 'list' || command === 'probe') && !keyId) ||
     ((command === 'rotate' || command === 'revoke') && keyId));
 if (!valid) fail(USAGE);
+if (command === 'probe' && values.stage === undefined)
+  fail(`keys: probe issues a deployed stage's probe key: add --stage staging|production.\n${USAGE}`);
 
 /** A setting read before anything is written, so that a mistake in it changes nothing. */
 function readOrFail<Value>(read: () => Value): Value {
@@ -95,23 +107,6 @@ function readOrFail<Value>(read: () => Value): Value {
     return fail(`keys: ${(error as Error).message}`);
   }
 }
-
-/** Stores a new key, and in a stage adds it to the usage plan (or revokes it again). */
-async function issue({ where, table, usagePlan }: KeysTarget, name: string, terms: ApiKeyTerms) {
-  const keys = createApiKeyStore(table);
-  const issued = await at(where, keys.issue(name, terms));
-  if (usagePlan) {
-    const added = addToUsagePlan(usagePlan.apiGateway, usagePlan.id, issued.id, hashApiKey(issued.key));
-    await at(usagePlan.where, added).catch(async (error: Error) => {
-      await at(where, keys.revoke(issued.id));
-      throw new KeysError(`${error.message} (${issued.id} is revoked again)`);
-    });
-  }
-  return issued;
-}
-
-const describeTerms = ({ name, scope, expiresAt }: ApiKeyRecord) =>
-  [name, scope, expiresAt ? `expires ${expiresAt}` : 'no expiry'].join(', ');
 
 const printIssued = (issued: IssuedApiKey) =>
   console.log(`Issued ${issued.id} (${describeTerms(issued)}). The key, shown this once:\n${issued.key}`);
@@ -189,7 +184,8 @@ const terms: ApiKeyTerms = readOrFail(() => ({
   scope: values['read-only'] ? 'read-only' : 'full',
   expiresAt: values.expires === undefined ? undefined : readExpiry(values.expires),
 }));
-const overlapEnd = readOrFail(() => readOverlapEnd(values.overlap ?? DEFAULT_OVERLAP));
+const overlap = values.overlap ?? (command === 'probe' ? PROBE_OVERLAP : DEFAULT_OVERLAP);
+const overlapEnd = readOrFail(() => readOverlapEnd(overlap));
 const target = await findKeys(values, process.env).catch((error: unknown) =>
   fail(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`),
 );
@@ -198,7 +194,9 @@ try {
   if (command === 'create') await create(target, values.name ?? '', terms);
   else if (command === 'list') await list(target);
   else if (command === 'rotate') await rotate(target, keyId ?? '', overlapEnd);
-  else await revoke(target, keyId ?? '');
+  else if (command === 'revoke') await revoke(target, keyId ?? '');
+  // Loaded for probe only: it brings in the stage settings (and the CDK) and Secrets Manager's client.
+  else await (await import('#scripts/keys/probe.ts')).probe(target, values.stage ?? '', overlapEnd);
 } catch (error) {
   console.error(`keys: ${error instanceof KeysError ? error.message : explainFailure(error)}`);
   process.exitCode = 1;

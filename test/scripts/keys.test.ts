@@ -9,7 +9,7 @@ import { createApiKeyStore } from '#shared/store/api-key-store.ts';
 import { startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
-import { issuedKey, keysIn, statusOf } from '#test/scripts/keys/command.ts';
+import { issuedKey, keysIn, standInProfile, statusOf } from '#test/scripts/keys/command.ts';
 
 const temporary = (name: string) => mkdtempSync(join(tmpdir(), `petstore-keys-${name}-`));
 const dataDir = temporary('data');
@@ -237,23 +237,11 @@ describe('a stage', () => {
     const standIn = await startEmbeddedDynamoDb();
     const project = temporary('stage');
     created.push(project);
-    writeFileSync(
-      join(project, 'config'),
-      [
-        '[profile standin]',
-        // Not the stage's: the outputs' region wins.
-        'region = ap-south-1',
-        'services = standin',
-        '[services standin]',
-        `dynamodb =\n  endpoint_url = ${standIn.endpoint}`,
-        // No API Gateway here: a closed port.
-        'api_gateway =\n  endpoint_url = http://127.0.0.1:9',
-      ].join('\n'),
-    );
-    writeFileSync(
-      join(project, 'credentials'),
-      '[standin]\naws_access_key_id = standin\naws_secret_access_key = standin\n',
-    );
+    // No API Gateway here: a closed port.
+    const env = standInProfile(project, {
+      dynamodb: standIn.endpoint,
+      api_gateway: 'http://127.0.0.1:9',
+    });
     writeFileSync(
       join(project, 'cdk-outputs.staging.json'),
       JSON.stringify({
@@ -264,15 +252,6 @@ describe('a stage', () => {
         },
       }),
     );
-    const env: Env = {
-      AWS_CONFIG_FILE: join(project, 'config'),
-      AWS_SHARED_CREDENTIALS_FILE: join(project, 'credentials'),
-      AWS_PROFILE: 'standin',
-      // The test run's own (test/support/test-env.ts) would win over the profile's, as any would.
-      AWS_REGION: undefined,
-      AWS_ACCESS_KEY_ID: undefined,
-      AWS_SECRET_ACCESS_KEY: undefined,
-    };
     const stageKeys = (args: string[], more: Env = {}) =>
       keysIn({ ...env, ...more }, [...args, '--stage', 'staging'], { cwd: project });
     try {
