@@ -1,6 +1,6 @@
 // One stage of the service: its table, the cursor secret, the four functions and their rollout, the
-// API (behind the stage's web ACL, under its custom domain when it has them) and the alarms. Its
-// outputs are what operators and tools outside CDK need to reach the stage.
+// API (behind the stage's web ACL, under its custom domain when it has them), the alarms, and what
+// on-call watches (lib/monitoring/). Its outputs are what operators and tools outside CDK need.
 import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';

@@ -289,6 +289,28 @@ const PRICED = new Set([
   'AWS::WAFv2::WebACL',
 ]);
 
+describe("docs/stages.md's outputs", () => {
+  it("names every output of the stacks, a custom domain's too, and no other", () => {
+    const withDomain = appStacks({
+      'production:domainName': 'api.example.com',
+      'production:certificateArn': 'arn:aws:acm:us-east-1:123456789012:certificate/0b0e8f2a',
+    });
+    const outputs = new Set(
+      [...appStacks({}), ...withDomain].flatMap((stack) =>
+        Object.keys((Template.fromStack(stack).toJSON() as { Outputs?: object }).Outputs ?? {}),
+      ),
+    );
+    // `<Name>DeploymentGroup` stands for each function's; `(… likewise)` names one more.
+    const rows = tableAfter(stages, '## Outputs').flatMap(([name = '', what = '']) => [
+      name.replaceAll('`', ''),
+      ...[...what.matchAll(/\(`(\w+)` likewise\)/g)].map(([, other = '']) => other),
+    ]);
+    const pattern = (row: string) => new RegExp(`^${row.replace(/<\w+>/g, '[A-Z]\\w*')}$`);
+    expect([...outputs].filter((output) => !rows.some((row) => pattern(row).test(output)))).toEqual([]);
+    expect(rows.filter((row) => ![...outputs].some((output) => pattern(row).test(output)))).toEqual([]);
+  });
+});
+
 describe("docs/stages.md's cost of production", () => {
   const stacks = appStacks({});
   const [, production] = stacks;
