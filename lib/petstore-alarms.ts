@@ -20,9 +20,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { AccessLogMetrics } from '#lib/api/access-log-metrics.ts';
-import { apiMetric } from '#lib/api/gateway-metrics.ts';
+import { apiMetric, methodOfRoute } from '#lib/api/gateway-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { API_METHODS } from '#shared/http/api-methods.ts';
 import { SECONDARY_INDEXES } from '#shared/store/table.ts';
 
 const PERIOD = Duration.minutes(5);
@@ -91,8 +90,7 @@ export class PetstoreAlarms extends Construct {
     // away from included, which is what a manual rollback moves back to. The method's 5xx leave out
     // the authorizer's failures, its latency is the integration's: neither is the route's doing.
     for (const [name, fn] of Object.entries(routeFunctions)) {
-      const method = API_METHODS.find((candidate) => candidate.operationId === name);
-      if (!method) throw new Error(`No API method runs ${name}`);
+      const method = methodOfRoute(name);
       const route = `${method.httpMethod} ${method.resource}`;
       this.functionAlarms.set(name, [
         this.alarm(`${name}Errors`, {

@@ -3,7 +3,6 @@
 // on-call watches (lib/monitoring/). Its outputs are what operators and tools outside CDK need.
 import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
 import { PetstoreApi } from '#lib/api/petstore-api.ts';
@@ -28,12 +27,15 @@ import type { OperationId } from '#shared/http/routes.ts';
 /** listPets -> ListPets: the construct id, and with `Function` the fixed logical id. */
 const constructId = (name: string) => name[0]?.toUpperCase() + name.slice(1);
 
-/** The same names, each with what `pick` takes from its function. */
+/** The same names, each with what `pick` takes from its function (and its name). */
 function mapFunctions<Name extends string, Picked>(
   functions: Record<Name, PetstoreFunction>,
-  pick: (fn: PetstoreFunction) => Picked,
+  pick: (fn: PetstoreFunction, name: Name) => Picked,
 ): Record<Name, Picked> {
-  const entries = Object.entries<PetstoreFunction>(functions).map(([name, fn]) => [name, pick(fn)]);
+  const entries = (Object.entries(functions) as [Name, PetstoreFunction][]).map(([name, fn]) => [
+    name,
+    pick(fn, name),
+  ]);
   return Object.fromEntries(entries) as Record<Name, Picked>;
 }
 
@@ -148,13 +150,13 @@ export class PetstoreStack extends Stack {
     const slos = new SloAlarms(this, 'Slos', { settings, apiName, topic: this.alarms.topic });
     const probe = new ProbeCanary(this, 'Probe', { settings, baseUrl: this.api.url });
     this.alarms.watchProbe(probe.canary);
-    const initDurations = {} as Record<FunctionName, (statistic: string) => IMetric>;
-    for (const [name, fn] of Object.entries(functions) as [FunctionName, PetstoreFunction][])
-      initDurations[name] = addInitDurationMetric(this, {
+    const initDurations = mapFunctions(functions, (fn, name) =>
+      addInitDurationMetric(this, {
         name,
         logGroup: fn.function.logGroup,
         namespace: stageMetricsNamespace(apiName),
-      });
+      }),
+    );
     const { dashboard } = new StageDashboard(this, 'Dashboard', {
       settings,
       apiName,

@@ -4,10 +4,18 @@
 // deployed from methods that invoke those aliases: a reference would close that circle.
 import type { Duration } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { API_METHODS } from '#shared/http/api-methods.ts';
 import { STAGE_NAME } from '#shared/http/routes.ts';
 
 /** A method of the API, as API Gateway's Method and Resource dimensions name it. */
 export type ApiMethodDimensions = { httpMethod: string; resource: string };
+
+/** The method whose function is named `operationId`: the dimensions of that route's metrics. */
+export function methodOfRoute(operationId: string): ApiMethodDimensions {
+  const method = API_METHODS.find((candidate) => candidate.operationId === operationId);
+  if (!method) throw new Error(`No API method runs ${operationId}`);
+  return method;
+}
 
 export const apiMetric = (
   apiName: string,

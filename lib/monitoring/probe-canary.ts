@@ -2,6 +2,7 @@
 // 5 minutes from outside, as a client does, with the key `npm run keys -- probe --stage` stores in a
 // secret of the stack (read at run time, so it is in no template, environment or log). Bundled here by
 // esbuild, as the functions are: one file with the steps, the SDK and its credential chain inside.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
@@ -30,17 +31,24 @@ export type ProbeCanaryProps = {
   baseUrl: string;
 };
 
+/** canary.js's text: bundled once in a process, for every stage it synthesizes. */
+let bundled: string | undefined;
+
 /** canary.js, the handler module, in a directory of its own in the assembly: the canary's code asset. */
 function bundleCanary(assemblyDir: string): string {
-  const outdir = join(assemblyDir, 'probe-canary');
-  buildSync({
+  bundled ??= buildSync({
     ...LAMBDA_ESBUILD_OPTIONS,
     entryPoints: [ENTRY],
-    outfile: join(outdir, 'canary.js'),
+    outfile: 'canary.js',
+    write: false,
     target: 'node22',
     // No map beside the code: the asset is the directory, and a map would only grow it.
     sourcemap: false,
-  });
+  }).outputFiles[0]?.text;
+  if (bundled === undefined) throw new Error(`esbuild wrote nothing for ${ENTRY}`);
+  const outdir = join(assemblyDir, 'probe-canary');
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(join(outdir, 'canary.js'), bundled);
   return outdir;
 }
 

@@ -18,8 +18,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Canary } from 'aws-cdk-lib/aws-synthetics';
 import { Construct } from 'constructs';
 import type { AccessLogMetrics } from '#lib/api/access-log-metrics.ts';
-import { apiMetric } from '#lib/api/gateway-metrics.ts';
-import type { ApiMethodDimensions } from '#lib/api/gateway-metrics.ts';
+import { apiMetric, methodOfRoute } from '#lib/api/gateway-metrics.ts';
 import type { PetstoreFirewall } from '#lib/api/petstore-firewall.ts';
 import type { SloAlarms } from '#lib/monitoring/slo-alarms.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -108,7 +107,7 @@ function budgetWidgets(slos: SloAlarms): IWidget[] {
 /** Per route: its answers (429s apart), and p50 and p99 of its latency and its function's. */
 function routeRows({ apiName, accessLogMetrics, routeFunctions }: StageDashboardProps): IWidget[][] {
   return (Object.keys(routeFunctions) as OperationId[]).map((operationId) => {
-    const method = methodOf(operationId);
+    const method = methodOfRoute(operationId);
     const route = `${method.httpMethod} ${method.resource}`;
     const latency = (metricName: string, statistic: string) =>
       apiMetric(apiName, metricName, { period: LATENCY_PERIOD, statistic }, method);
@@ -136,12 +135,6 @@ function routeRows({ apiName, accessLogMetrics, routeFunctions }: StageDashboard
     ];
   });
 }
-
-const methodOf = (operationId: OperationId): ApiMethodDimensions => {
-  const method = API_METHODS.find((candidate) => candidate.operationId === operationId);
-  if (!method) throw new Error(`No API method runs ${operationId}`);
-  return method;
-};
 
 /** Calls, refusals and failures; its cache saves the calls that requests outnumber. */
 function authorizerGraphs({ apiName, authorizerFunction, accessLogMetrics }: StageDashboardProps) {
