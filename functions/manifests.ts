@@ -38,7 +38,7 @@ export type FunctionManifest = {
 };
 
 /** A pet id no pet will reach: ids are assigned upward from 1. */
-const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
+export const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
 
 export const FUNCTION_MANIFESTS = {
   listPets: {

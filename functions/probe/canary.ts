@@ -4,7 +4,7 @@
 // by `npm run keys -- probe` is used from the next run on.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireEnv } from '#shared/env.ts';
-import { runProbe, stepLine } from '#functions/probe/steps.ts';
+import { failedSteps, runProbe, stepLine } from '#functions/probe/steps.ts';
 import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
 
 const STORE_A_KEY = 'run npm run keys -- probe --stage <stage> to store one';
@@ -47,6 +47,6 @@ export const handler = async (): Promise<void> => {
   const apiKey = await readApiKey();
   const results = await runProbe({ baseUrl, apiKey, creates: creates === 'true' });
   for (const result of results) console.log(stepLine(result));
-  const failures = results.filter((result) => !result.ok);
+  const failures = failedSteps(results);
   if (failures.length > 0) throw new Error(failures.map(stepLine).join('\n'));
 };

@@ -1,7 +1,9 @@
 // The synthetic probe: a few requests a healthy pet store API answers as its contract says, each step
 // judged in one line. Plain fetch, nothing of AWS, so that the canary (canary.ts) and `npm run probe`
-// run the same steps against a deployed or a local API. A step that needs a failed one is skipped.
+// run the same steps against a deployed or a local API. A run passes when no step failed: a step that
+// needs a failed one, or that an empty store cannot show, is skipped.
 import { randomUUID } from 'node:crypto';
+import { MISSING_PET_ID } from '#functions/manifests.ts';
 import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation.ts';
 import { BASE_PATH } from '#shared/http/routes.ts';
 import type { Pet as ApiPet, PetStatus } from '#shared/schemas.ts';
@@ -16,16 +18,22 @@ export type ProbeOptions = {
   timeoutMs?: number;
 };
 
-export type StepResult = { step: string; ok: boolean; detail?: string };
+/** A skipped step was not judged: a step it needs failed, or the store holds too few pets to show it. */
+type StepOutcome = 'ok' | 'fail' | 'skip';
+/** The detail is a failure's one line, or why the step was skipped. */
+export type StepResult = { step: string; outcome: StepOutcome; detail?: string };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const FILTERED_STATUS: PetStatus = 'available';
 const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/;
-/** The list steps page one pet at a time: a next page exists only in a store of 2 pets or more. */
-const ONE_PET = 'an array of 1 pet (the store needs 2 pets or more)';
+const NEXT_LINK_EXPECTED = `a Link header <${BASE_PATH}/pets?...>; rel="next"`;
+/** Four letters each, so that the steps' names line up. */
+const OUTCOME_LABELS: Record<StepOutcome, string> = { ok: 'ok  ', fail: 'FAIL', skip: 'skip' };
 
 /** A step's one line of failure: the request, what was expected and what came back. */
 class StepFailure extends Error {}
+/** Why a step was not judged. */
+class StepSkipped extends Error {}
 
 /** What the steps read of a pet. */
 type Pet = Pick<ApiPet, 'id' | 'name' | 'status'>;
@@ -43,10 +51,17 @@ function isPet(value: unknown): value is Pet {
     typeof pet.status === 'string'
   );
 }
+const isPetsUpTo =
+  (max: number) =>
+  (body: unknown): body is Pet[] =>
+    Array.isArray(body) && body.length <= max && body.every(isPet);
 const isOnePet = (body: unknown): body is [Pet] => Array.isArray(body) && body.length === 1 && isPet(body[0]);
+const isNotFound = (body: unknown): body is { code: 'not_found' } =>
+  (body as { code?: unknown } | null)?.code === 'not_found';
 
+/** A failed step's value: the step that needs it is skipped, as the failed one already fails the run. */
 function needs<T>(value: T | undefined, step: string): T {
-  if (value === undefined) throw new StepFailure(`skipped: needs ${step}`);
+  if (value === undefined) throw new StepSkipped(`needs ${step}`);
   return value;
 }
 
@@ -119,23 +134,42 @@ function sender({ baseUrl, apiKey, timeoutMs = DEFAULT_TIMEOUT_MS }: ProbeOption
 }
 type Send = ReturnType<typeof sender>;
 
+/** The first page, one pet at most: an empty store is a healthy one. */
 async function listPets(send: Send) {
   const answer = await send('GET', `${BASE_PATH}/pets?limit=1`);
-  const [pet] = expectAnswer(answer, 200, ONE_PET, isOnePet);
-  return { request: answer.request, pet, link: answer.headers.get('link') };
+  const pets = expectAnswer(answer, 200, 'an array of at most 1 pet', isPetsUpTo(1));
+  return { request: answer.request, pet: pets[0], link: answer.headers.get('link') };
 }
+type FirstPage = Awaited<ReturnType<typeof listPets>>;
 
 /** The next page, by the first page's `Link: </v1/pets?...>; rel="next"`: the pet after the first. */
-async function nextPage(send: Send, first: Awaited<ReturnType<typeof listPets>>) {
+async function nextPage(send: Send, first: FirstPage) {
+  const got = first.link === null ? 'none' : `Link: ${first.link}`;
   const target = NEXT_LINK.exec(first.link ?? '')?.[1];
-  if (!target?.startsWith(`${BASE_PATH}/pets?`))
-    throw new StepFailure(
-      `${first.request}: expected a Link header <${BASE_PATH}/pets?...>; rel="next" (the store needs 2 ` +
-        `pets or more), got ${first.link === null ? 'none' : `Link: ${first.link}`}`,
-    );
+  if (target === undefined) return noNextPage(send, first, got);
+  // The API never sends an empty page with a next link.
+  if (first.pet === undefined)
+    throw new StepFailure(`${first.request}: expected no Link rel="next" on an empty page, got ${got}`);
+  if (!target.startsWith(`${BASE_PATH}/pets?`))
+    throw new StepFailure(`${first.request}: expected ${NEXT_LINK_EXPECTED}, got ${got}`);
+  const { id } = first.pet;
   const answer = await send('GET', target);
-  const after = (body: unknown): body is [Pet] => isOnePet(body) && body[0].id > first.pet.id;
-  expectAnswer(answer, 200, `${ONE_PET} whose id is above ${first.pet.id}`, after);
+  const after = (body: unknown): body is [Pet] => isOnePet(body) && body[0].id > id;
+  expectAnswer(answer, 200, `an array of 1 pet whose id is above ${id}`, after);
+}
+
+/** No next link: right in a store of fewer than 2 pets, a lost header in a larger one, as ?limit=2 tells. */
+async function noNextPage(send: Send, first: FirstPage, got: string): Promise<never> {
+  const answer = await send('GET', `${BASE_PATH}/pets?limit=2`);
+  const pets = expectAnswer(answer, 200, 'an array of at most 2 pets', isPetsUpTo(2));
+  if (pets.length === 2)
+    throw new StepFailure(
+      `${first.request}: expected ${NEXT_LINK_EXPECTED}, got ${got}, though ${answer.request} gave 2 pets`,
+    );
+  throw new StepSkipped(
+    `the store holds fewer than 2 pets (${answer.request} gave an array of ${pets.length}), ` +
+      'so there is no next page',
+  );
 }
 
 async function statusFilter(send: Send) {
@@ -145,10 +179,12 @@ async function statusFilter(send: Send) {
   expectAnswer(answer, 200, `an array of ${FILTERED_STATUS} pets`, filtered);
 }
 
-/** getPet, deprecated: the pet, and the headers that say so. */
-async function getPet(send: Send, id: number) {
+/** getPet, deprecated: the listed pet, or with none listed a 404; either with the headers that say so. */
+async function getPet(send: Send, pet: Pet | undefined) {
+  const id = pet?.id ?? MISSING_PET_ID;
   const answer = await send('GET', `${BASE_PATH}/pets/${id}`);
-  expectAnswer(answer, 200, `pet ${id}`, (body): body is Pet => isPet(body) && body.id === id);
+  if (pet === undefined) expectAnswer(answer, 404, 'the Error not_found', isNotFound);
+  else expectAnswer(answer, 200, `pet ${id}`, (body): body is Pet => isPet(body) && body.id === id);
   const wrong = Object.entries(GET_PET_DEPRECATION_HEADERS).flatMap(([name, value]) => {
     const got = answer.headers.get(name);
     return got === value ? [] : [`expected header ${name}: ${value}, got ${got ?? 'none'}`];
@@ -176,18 +212,19 @@ async function createPet(send: Send, create: Creation, replayed: boolean): Promi
   return id;
 }
 
-/** The probe's steps against the API at `baseUrl`, in order, each passed or failed with one line. */
+/** The probe's steps against the API at `baseUrl`, in order, each passed, failed or skipped. */
 export async function runProbe(options: ProbeOptions): Promise<StepResult[]> {
   const send = sender(options);
   const results: StepResult[] = [];
   async function step<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
     try {
       const value = await run();
-      results.push({ step: name, ok: true });
+      results.push({ step: name, outcome: 'ok' });
       return value;
     } catch (error) {
-      if (!(error instanceof StepFailure)) throw error;
-      results.push({ step: name, ok: false, detail: error.message });
+      if (!(error instanceof StepFailure || error instanceof StepSkipped)) throw error;
+      const outcome = error instanceof StepSkipped ? 'skip' : 'fail';
+      results.push({ step: name, outcome, detail: error.message });
       return undefined;
     }
   }
@@ -195,7 +232,7 @@ export async function runProbe(options: ProbeOptions): Promise<StepResult[]> {
   const first = await step('list pets', () => listPets(send));
   await step('next page', () => nextPage(send, needs(first, 'list pets')));
   await step('status filter', () => statusFilter(send));
-  await step('get pet', () => getPet(send, needs(first, 'list pets').pet.id));
+  await step('get pet', () => getPet(send, needs(first, 'list pets').pet));
   if (options.creates) {
     const create: Creation = {
       newPet: { name: `probe ${new Date().toISOString()}`, categoryId: 1, status: FILTERED_STATUS },
@@ -214,6 +251,10 @@ export async function runProbe(options: ProbeOptions): Promise<StepResult[]> {
   return results;
 }
 
+/** The steps that fail the run: a run with none passes, skipped steps and all. */
+export const failedSteps = (results: StepResult[]): StepResult[] =>
+  results.filter(({ outcome }) => outcome === 'fail');
+
 /** A step's line, as the canary logs it and `npm run probe` prints it. */
-export const stepLine = ({ step, ok, detail }: StepResult): string =>
-  `${ok ? 'ok  ' : 'FAIL'} ${step}${detail === undefined ? '' : `: ${detail}`}`;
+export const stepLine = ({ step, outcome, detail }: StepResult): string =>
+  `${OUTCOME_LABELS[outcome]} ${step}${detail === undefined ? '' : `: ${detail}`}`;

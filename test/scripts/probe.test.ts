@@ -1,9 +1,10 @@
 // `npm run probe` (scripts/probe.ts) as an operator runs it, against real servers: `npm start` with
-// seeded pets, `npm run start:stage -- staging`, and what a broken API answers: a refused key, a closed
-// port, a 500 to every request, and a proxy in front of `npm start` that drops one header.
+// seeded pets and with none, `npm run start:stage -- staging`, and what a broken API answers: a refused
+// key, a closed port, a 500 to every request, and a proxy in front of `npm start` that drops or adds
+// a header.
 import { randomBytes } from 'node:crypto';
 import { createServer, request as forward } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runNpm } from '#test/support/npm.ts';
@@ -15,6 +16,8 @@ const apiKey = `psk_probe_${randomBytes(24).toString('base64url')}`;
 const WRONG_KEY = `psk_wrong_${randomBytes(24).toString('base64url')}`;
 const EVERY_STEP = ['list pets', 'next page', 'status filter', 'get pet', 'create pet', 'replay create'];
 const passed = (steps: string[]) => steps.map((step) => `ok   ${step}`);
+const NO_NEXT_PAGE =
+  'skip next page: the store holds fewer than 2 pets (GET /v1/pets?limit=2 gave an array of 0), so there is no next page';
 
 /** `npm run probe` to its end: exit code, the lines it printed, and stderr. */
 async function probe(...args: string[]) {
@@ -29,18 +32,50 @@ async function listening(server: Server) {
 }
 const closing = (server: Server) => new Promise((resolve) => server.close(resolve));
 
+/** What a proxy does to an answer's headers, given the request's path from /v1 on with its query. */
+type HeaderEdit = (path: string, headers: IncomingHttpHeaders) => IncomingHttpHeaders;
+const unchanged: HeaderEdit = (_path, headers) => headers;
+const dropping =
+  (paths: RegExp, header: string): HeaderEdit =>
+  (path, headers) =>
+    paths.test(path)
+      ? Object.fromEntries(Object.entries(headers).filter(([name]) => name !== header))
+      : headers;
+
+/** A proxy to the API at `baseUrl`, as a broken gateway: `edit()`, read at each request, is its fault. */
+async function headerProxy(baseUrl: string, edit: () => HeaderEdit) {
+  const server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    const sent = forward(
+      new URL(path, baseUrl),
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, edit()(path, answer.headers));
+        answer.pipe(response);
+      },
+    );
+    request.pipe(sent);
+  });
+  return { url: await listening(server), close: () => closing(server) };
+}
+
 afterAll(killScripts);
+
+/** `npm start` on a port of its own, with the probe's key and `pets` seeded pets: its base URL. */
+async function localApi(pets: number) {
+  const started = runScript('local/start.ts', [], {
+    PORT: '0',
+    PETSTORE_API_KEY: apiKey,
+    PETSTORE_SEED: String(pets),
+  });
+  return `${await bannerUrl(started)}/v1`;
+}
 
 describe('npm run probe, against npm start', () => {
   let baseUrl = '';
   beforeAll(async () => {
     // Three pets to start with: a next page, and one of each status.
-    const started = runScript('local/start.ts', [], {
-      PORT: '0',
-      PETSTORE_API_KEY: apiKey,
-      PETSTORE_SEED: '3',
-    });
-    baseUrl = `${await bannerUrl(started)}/v1`;
+    baseUrl = await localApi(3);
   });
 
   it('passes every step, creating and replaying with --creates', async () => {
@@ -56,10 +91,10 @@ describe('npm run probe, against npm start', () => {
     expect(run).toEqual({
       code: 1,
       lines: [
-        'FAIL list pets: GET /v1/pets?limit=1: expected 200 with an array of 1 pet (the store needs 2 pets or more), got 401 unauthorized',
-        'FAIL next page: skipped: needs list pets',
+        'FAIL list pets: GET /v1/pets?limit=1: expected 200 with an array of at most 1 pet, got 401 unauthorized',
+        'skip next page: needs list pets',
         'FAIL status filter: GET /v1/pets?status=available&limit=1: expected 200 with an array of available pets, got 401 unauthorized',
-        'FAIL get pet: skipped: needs list pets',
+        'skip get pet: needs list pets',
       ],
       stderr: '',
     });
@@ -67,27 +102,16 @@ describe('npm run probe, against npm start', () => {
   });
 
   describe('behind a proxy that drops a header', () => {
-    /** Which responses lose which header: a request's path, and the header's name. */
-    let dropping = { path: /^$/, header: '' };
-    const proxy = createServer((request, response) => {
-      const upstream = new URL(request.url ?? '/', baseUrl);
-      const sent = forward(upstream, { method: request.method, headers: request.headers }, (answer) => {
-        const dropped = dropping.path.test(request.url ?? '') ? dropping.header : undefined;
-        const headers = Object.entries(answer.headers).filter(([name]) => name !== dropped);
-        response.writeHead(answer.statusCode ?? 502, Object.fromEntries(headers));
-        answer.pipe(response);
-      });
-      request.pipe(sent);
-    });
-    let proxyUrl = '';
+    let editing = unchanged;
+    let proxy: Awaited<ReturnType<typeof headerProxy>>;
     beforeAll(async () => {
-      proxyUrl = await listening(proxy);
+      proxy = await headerProxy(baseUrl, () => editing);
     });
-    afterAll(() => closing(proxy));
+    afterAll(() => proxy.close());
 
     it("fails getPet's step alone, naming the Deprecation header it lost", async () => {
-      dropping = { path: /^\/v1\/pets\/\d+$/, header: 'deprecation' };
-      const { code, lines } = await probe('--base-url', proxyUrl, '--api-key', apiKey);
+      editing = dropping(/^\/v1\/pets\/\d+$/, 'deprecation');
+      const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
@@ -99,18 +123,81 @@ describe('npm run probe, against npm start', () => {
       });
     });
 
-    it("fails the next page's step alone when the list lost its Link header", async () => {
-      dropping = { path: /^\/v1\/pets\?limit=1$/, header: 'link' };
-      const { code, lines } = await probe('--base-url', proxyUrl, '--api-key', apiKey);
+    it("fails the next page's step alone when the list lost its Link header, as ?limit=2 tells", async () => {
+      editing = dropping(/^\/v1\/pets\?limit=1$/, 'link');
+      const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
           'ok   list pets',
-          'FAIL next page: GET /v1/pets?limit=1: expected a Link header </v1/pets?...>; rel="next" (the store needs 2 pets or more), got none',
+          'FAIL next page: GET /v1/pets?limit=1: expected a Link header </v1/pets?...>; rel="next", got none, though GET /v1/pets?limit=2 gave 2 pets',
           'ok   status filter',
           'ok   get pet',
         ],
       });
+    });
+  });
+});
+
+describe('npm run probe, against an empty npm start', () => {
+  let baseUrl = '';
+  let editing = unchanged;
+  let proxy: Awaited<ReturnType<typeof headerProxy>>;
+  beforeAll(async () => {
+    // No pets, as on a new stage whose probe never creates one.
+    baseUrl = await localApi(0);
+    proxy = await headerProxy(baseUrl, () => editing);
+  });
+  afterAll(() => proxy.close());
+
+  it('passes, skipping the next page, and asks getPet for a pet that is not there', async () => {
+    expect(await probe('--base-url', baseUrl, '--api-key', apiKey)).toEqual({
+      code: 0,
+      lines: [...passed(['list pets']), NO_NEXT_PAGE, ...passed(['status filter', 'get pet'])],
+      stderr: '',
+    });
+  });
+
+  it('fails an empty first page that links to a next page', async () => {
+    editing = (path, headers) =>
+      path === '/v1/pets?limit=1'
+        ? { ...headers, link: '</v1/pets?limit=1&cursor=past-the-end>; rel="next"' }
+        : headers;
+    const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+    expect({ code, lines }).toEqual({
+      code: 1,
+      lines: [
+        'ok   list pets',
+        'FAIL next page: GET /v1/pets?limit=1: expected no Link rel="next" on an empty page, got Link: </v1/pets?limit=1&cursor=past-the-end>; rel="next"',
+        ...passed(['status filter', 'get pet']),
+      ],
+    });
+  });
+
+  it("fails getPet's 404 when it lost its Deprecation header", async () => {
+    editing = dropping(/^\/v1\/pets\/\d+$/, 'deprecation');
+    const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+    expect({ code, lines }).toEqual({
+      code: 1,
+      lines: [
+        'ok   list pets',
+        NO_NEXT_PAGE,
+        'ok   status filter',
+        'FAIL get pet: GET /v1/pets/9007199254740991: expected header Deprecation: @1767225600, got none',
+      ],
+    });
+  });
+
+  // Last: the run's reads come before its create, but it leaves the store with a pet.
+  it('passes with --creates too, creating and replaying', async () => {
+    expect(await probe('--base-url', baseUrl, '--api-key', apiKey, '--creates')).toEqual({
+      code: 0,
+      lines: [
+        ...passed(['list pets']),
+        NO_NEXT_PAGE,
+        ...passed(['status filter', 'get pet', 'create pet', 'replay create']),
+      ],
+      stderr: '',
     });
   });
 });
@@ -125,11 +212,11 @@ describe('npm run probe, against what is not a healthy API', () => {
       code: 1,
       lines: [
         'FAIL list pets: GET /v1/pets?limit=1: could not connect (ECONNREFUSED)',
-        'FAIL next page: skipped: needs list pets',
+        'skip next page: needs list pets',
         'FAIL status filter: GET /v1/pets?status=available&limit=1: could not connect (ECONNREFUSED)',
-        'FAIL get pet: skipped: needs list pets',
+        'skip get pet: needs list pets',
         'FAIL create pet: POST /v1/pets: could not connect (ECONNREFUSED)',
-        'FAIL replay create: skipped: needs create pet',
+        'skip replay create: needs create pet',
       ],
     });
   });
@@ -145,10 +232,10 @@ describe('npm run probe, against what is not a healthy API', () => {
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
-          'FAIL list pets: GET /v1/pets?limit=1: expected 200 with an array of 1 pet (the store needs 2 pets or more), got 500 internal_error',
-          'FAIL next page: skipped: needs list pets',
+          'FAIL list pets: GET /v1/pets?limit=1: expected 200 with an array of at most 1 pet, got 500 internal_error',
+          'skip next page: needs list pets',
           'FAIL status filter: GET /v1/pets?status=available&limit=1: expected 200 with an array of available pets, got 500 internal_error',
-          'FAIL get pet: skipped: needs list pets',
+          'skip get pet: needs list pets',
         ],
       });
     } finally {
