@@ -1,6 +1,6 @@
 // `npm run test:e2e -- --base-url <url> | --stage <stage>  --api-key <key> [--read-only]`: the HTTP
 // contract tests (test/e2e/contract-suite.ts) against any running API, local or deployed, named by its
-// URL or by the outputs file of its deployment. A bad argument exits 2 and a target that cannot be tested
+// URL or by the outputs of its deployed stage. A bad argument exits 2 and a target that cannot be tested
 // exits 1, with one line each; otherwise jest runs the suite, and this exits with jest's code.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -18,7 +18,8 @@ Runs the HTTP contract tests (test/e2e/contract-suite.ts) against a running pet 
   --base-url <url>  the API's base URL: http or https, ending in /v1
                     (http://127.0.0.1:3000/v1, https://<id>.execute-api.<region>.amazonaws.com/v1)
   --stage <stage>   instead of --base-url: a deployed stage, staging or production; its base URL
-                    is the ApiUrl output in cdk-outputs.<stage>.json (npm run deploy:<stage> writes it)
+                    is the ApiUrl output in cdk-outputs.<stage>.json (npm run deploy:<stage> writes it),
+                    else of the stack petstore-<stage>, read from CloudFormation with your AWS_PROFILE
   --api-key <key>   an active API key of that API, sent as a bearer token
   --read-only       send only requests that change nothing: no pet is created
   --help            print this text
@@ -50,15 +51,15 @@ const readArguments = (args: string[]) =>
 const checkBaseUrl = (value: string, what: string): string =>
   apiBaseUrl(value) ?? fail(`${what} must be an http(s) URL ending in /v1, not "${value}"`);
 
-/** The base URL from --base-url, or from the outputs file of the --stage deployed: exactly one of them. */
-function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): string {
+/** The base URL from --base-url, or from the outputs of the --stage deployed: exactly one of them. */
+async function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): Promise<string> {
   if (baseUrl !== undefined && stage !== undefined)
     return fail('--base-url and --stage both name the API: give one of them (see --help)');
   if (baseUrl !== undefined) return checkBaseUrl(baseUrl, '--base-url');
   if (stage === undefined) return fail('--base-url or --stage is required (see --help)');
   try {
-    const { ApiUrl } = readStageOutputs(stage, ['ApiUrl']);
-    return checkBaseUrl(ApiUrl, `ApiUrl in cdk-outputs.${stage}.json`);
+    const { outputs, source } = await readStageOutputs(stage, ['ApiUrl']);
+    return checkBaseUrl(outputs.ApiUrl, `ApiUrl in ${source}`);
   } catch (error) {
     // The reader's messages end in a period, these lines do not.
     if (error instanceof StageOutputsError) return fail(error.message.replace(/\.$/, ''));
@@ -77,7 +78,7 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const baseUrl = chooseBaseUrl(values['base-url'], values.stage);
+const baseUrl = await chooseBaseUrl(values['base-url'], values.stage);
 const apiKey = checkApiKey(values['api-key']);
 const untestable = await whyUntestable(baseUrl, apiKey);
 if (untestable) fail(untestable, 1);

@@ -92,7 +92,7 @@ function commandLine(args: string[]) {
 
 async function main(args: string[]) {
   const { stage, keep, dryRun } = commandLine(args);
-  const { FunctionNames, Region } = readStageOutputs(stage, ['FunctionNames', 'Region']);
+  const { FunctionNames, Region } = (await readStageOutputs(stage, ['FunctionNames', 'Region'])).outputs;
   const client = new LambdaClient({ region: Region });
   for (const functionName of FunctionNames.split(',')) {
     const pruned = await pruneVersions(client, functionName, keep, dryRun);

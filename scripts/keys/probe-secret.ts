@@ -13,9 +13,9 @@ import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 /** What the canary reads: the key, and its id for the next `probe` to end it. */
 type ProbeSecretValue = { keyId: string; apiKey: string };
 
-function secretOutputs(stage: string) {
+async function secretOutputs(stage: string) {
   try {
-    return readStageOutputs(stage, ['ProbeKeySecretArn', 'Region']);
+    return (await readStageOutputs(stage, ['ProbeKeySecretArn', 'Region'])).outputs;
   } catch (error) {
     throw error instanceof StageOutputsError ? new KeysError(error.message) : error;
   }
@@ -47,8 +47,8 @@ function keyIdIn(secretString: string | undefined): string | undefined {
 }
 
 /** The stage's probe secret, reached with the SDK's usual credentials (and endpoint settings). */
-export function openProbeSecret(stage: string) {
-  const { ProbeKeySecretArn: arn, Region: region } = secretOutputs(stage);
+export async function openProbeSecret(stage: string) {
+  const { ProbeKeySecretArn: arn, Region: region } = await secretOutputs(stage);
   const client = new SecretsManagerClient({ region });
   const where = `secret ${arn}`;
   return {

@@ -72,7 +72,7 @@ async function endHeldKey(
 
 export async function probe(target: KeysTarget, stage: string, heldKeyEndsAt: string) {
   const scope = probeScope(stage);
-  const secret = openProbeSecret(stage);
+  const secret = await openProbeSecret(stage);
   try {
     // Read before anything is written: a secret out of reach changes nothing.
     const held = await heldKey(target, await secret.heldKeyId());

@@ -42,7 +42,8 @@ const NO_SERVER =
 /** For `--help`: where the keys are, in the order findKeys looks. */
 export const WHERE_HELP = `Where the keys are, the first that applies:
   --stage staging|production   that stage's table and usage plan, in the stage's region (all three
-                               from cdk-outputs.<stage>.json), with your AWS credentials
+                               from cdk-outputs.<stage>.json, else from the stack petstore-<stage> in
+                               CloudFormation), with your AWS credentials
   AWS_ENDPOINT_URL_DYNAMODB    that DynamoDB, table PETSTORE_TABLE_NAME (default ${DEFAULT_TABLE_NAME})
   PETSTORE_DATA_DIR            through the running server that uses it, else the directory itself
   otherwise                    the running npm start: the only one, or the one on --port (or PORT)`;
@@ -73,13 +74,12 @@ export async function at<T>(where: string, step: Promise<T>): Promise<T> {
 }
 
 /**
- * The table, usage plan and region of a deployed stage, from the outputs file `npm run
- * deploy:<stage>` writes: the region is where that deployment put them, whatever the AWS profile
- * in use or AWS_REGION say.
+ * The table, usage plan and region of a deployed stage, from its outputs (readStageOutputs): the
+ * region is where that deployment put them, whatever the AWS profile in use or AWS_REGION say.
  */
-function stageOutputs(stage: string) {
+async function stageOutputs(stage: string) {
   try {
-    const outputs = readStageOutputs(stage, ['TableName', 'UsagePlanId', 'Region']);
+    const { outputs } = await readStageOutputs(stage, ['TableName', 'UsagePlanId', 'Region']);
     return { tableName: outputs.TableName, usagePlanId: outputs.UsagePlanId, region: outputs.Region };
   } catch (error) {
     throw error instanceof StageOutputsError ? new KeysError(error.message) : error;
@@ -88,8 +88,8 @@ function stageOutputs(stage: string) {
 
 /** A stage's table and usage plan in the stage's region, with the SDK's usual credentials. */
 async function openStage(stage: string): Promise<KeysTarget> {
-  // An unknown stage, or no outputs file, stops here: before any AWS client is made.
-  const { tableName, usagePlanId, region } = stageOutputs(stage);
+  // An unknown stage, or outputs out of reach, stop here: before the table or usage plan is reached.
+  const { tableName, usagePlanId, region } = await stageOutputs(stage);
   // The SDK follows AWS_ENDPOINT_URL_DYNAMODB on its own, and here that names a local DynamoDB (as
   // for npm start): a stage's requests, signed with real credentials, must not go there.
   delete process.env.AWS_ENDPOINT_URL_DYNAMODB;

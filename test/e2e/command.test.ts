@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
+import { stageRegions } from '#scripts/stage-region.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 import { bannerUrl, killScripts, runNode, runScript } from '#test/support/process.ts';
 
@@ -60,15 +61,17 @@ describe('npm run test:e2e, its target', () => {
     );
   });
 
-  it("is read from the stage's outputs file, which must exist", async () => {
-    // Staging's file does not stand in for production's.
+  it("is read from the stage's outputs file, else from its stack in CloudFormation", async () => {
+    // Staging's file does not stand in for production's; CloudFormation is a closed port (test-env.ts).
     const dir = project({
       'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://a.example/v1' }),
     });
     await expectArgumentError(
       dir,
       ['--stage', 'production', '--api-key', 'k'],
-      'cdk-outputs.production.json not found: deploy first (npm run deploy:production)',
+      'cdk-outputs.production.json not found, and CloudFormation could not describe stack petstore-production ' +
+        `in ${stageRegions().production} (connect ECONNREFUSED 127.0.0.1:9): ` +
+        'deploy first (npm run deploy:production), or export an AWS_PROFILE that can read the stack',
     );
   });
 

@@ -1,12 +1,13 @@
 // `npm run prune-versions`: which versions go, and the requests that delete them. Lambda cannot run
 // here: a fake stands in for its client, paging as Lambda pages; the command line runs for real, up
-// to the stage's outputs, which only a deployment writes.
+// to the stage's outputs, which only a deployment makes (CloudFormation is a closed port: test-env.ts).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ListAliasesCommand, ListVersionsByFunctionCommand } from '@aws-sdk/client-lambda';
 import { pruneVersions, versionsToPrune } from '#scripts/prune-versions.ts';
+import { stageRegions } from '#scripts/stage-region.ts';
 import { runNode } from '#test/support/process.ts';
 import { REPO_ROOT } from '#test/support/repository.ts';
 
@@ -69,7 +70,9 @@ describe('prune-versions', () => {
     [['--stage', 'qa'], 'prune-versions: --stage must be staging or production, not "qa".'],
     [
       ['--stage', 'staging'],
-      'prune-versions: cdk-outputs.staging.json not found: deploy first (npm run deploy:staging).',
+      'prune-versions: cdk-outputs.staging.json not found, and CloudFormation could not describe stack ' +
+        `petstore-staging in ${stageRegions().staging} (connect ECONNREFUSED 127.0.0.1:9): ` +
+        'deploy first (npm run deploy:staging), or export an AWS_PROFILE that can read the stack.',
     ],
   ])('refuses %j in one line', async (args, line) => {
     const cwd = mkdtempSync(join(tmpdir(), 'petstore-prune-'));

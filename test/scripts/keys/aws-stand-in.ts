@@ -15,13 +15,16 @@ const NO_SECRET: Answer = [
   { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." },
 ];
 
+/** The region a request was signed for. SigV4: Credential=<key id>/<date>/<region>/<service>/aws4_request. */
+export const signedRegion = (request: IncomingMessage) =>
+  /Credential=[^/]+\/\d+\/([^/]+)\//.exec(request.headers.authorization ?? '')?.[1] ?? '';
+
 async function readCall(request: IncomingMessage): Promise<AwsCall> {
   let text = '';
   for await (const chunk of request) text += (chunk as Buffer).toString();
   const target = request.headers['x-amz-target'];
   const path = request.url?.split('?')[0] ?? '';
-  // SigV4: Credential=<key id>/<date>/<region>/<service>/aws4_request.
-  const region = /Credential=[^/]+\/\d+\/([^/]+)\//.exec(request.headers.authorization ?? '')?.[1] ?? '';
+  const region = signedRegion(request);
   return {
     operation:
       typeof target === 'string' ? target.replace(/^secretsmanager\./, '') : `${request.method} ${path}`,
