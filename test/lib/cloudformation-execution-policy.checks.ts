@@ -39,12 +39,36 @@ const CROSS_SERVICE: Record<string, string[]> = {
   'AWS::ApiGateway::Account': ['iam:PassRole'],
   // A regional domain's first creation makes API Gateway's service-linked role.
   'AWS::ApiGateway::DomainName': ['iam:CreateServiceLinkedRole', 'acm:DescribeCertificate'],
-  // Synthetics makes the canary's function and layer with the caller's rights, from its code asset.
+  // Synthetics makes the canary's function and layer with the caller's rights, from its code asset: the
+  // permissions its resource handlers list beyond synthetics:* (aws-cloudformation-resource-providers-
+  // synthetics, aws-synthetics-canary.json; the ec2 ones describe a VPC, which the probe has none of).
   'AWS::Synthetics::Canary': [
     'iam:PassRole',
+    'iam:ListRoles',
     'lambda:CreateFunction',
+    'lambda:AddPermission',
+    'lambda:PublishVersion',
+    'lambda:UpdateFunctionCode',
+    'lambda:UpdateFunctionConfiguration',
+    'lambda:GetFunctionConfiguration',
+    'lambda:GetLayerVersionByArn',
+    'lambda:GetLayerVersion',
     'lambda:PublishLayerVersion',
+    'lambda:ListTags',
+    'lambda:TagResource',
+    'lambda:UntagResource',
+    'lambda:DeleteFunction',
+    'lambda:DeleteLayerVersion',
+    's3:CreateBucket',
     's3:GetObject',
+    's3:GetObjectVersion',
+    's3:PutBucketEncryption',
+    's3:PutEncryptionConfiguration',
+    's3:GetBucketLocation',
+    's3:ListAllMyBuckets',
+    'ec2:DescribeVpcs',
+    'ec2:DescribeSubnets',
+    'ec2:DescribeSecurityGroups',
   ],
 };
 
@@ -105,24 +129,28 @@ describe('the CloudFormation execution policy', () => {
     ]);
   });
 
-  test('grants no service outside the stacks, and never every action', () => {
-    const services = new Set([...Object.values(SERVICE_OF), 'ssm', 's3', 'acm']);
+  test('grants no service outside the stacks, and never every action; of EC2, only descriptions', () => {
+    const services = new Set([...Object.values(SERVICE_OF), 'ssm', 's3', 'acm', 'ec2']);
     for (const action of policy.Statement.flatMap(({ Action }) => list(Action))) {
       expect(action).not.toBe('*');
       expect(services).toContain(action.split(':')[0]);
+      if (action.startsWith('ec2:')) expect(action).toMatch(/^ec2:Describe[A-Z]\w+$/);
     }
   });
 
   test("reaches roles, functions and tables only by their stack's name, or the probe's by Synthetics'", () => {
     for (const name of stackNames) expect(name).toMatch(/^petstore-/);
+    // A lookup that reads names only: Synthetics lists the roles to read its canary back.
+    const lookups = new Set(['iam:ListRoles']);
     for (const { Action, Resource } of policy.Statement) {
-      const services = new Set(list(Action).map((action) => action.split(':')[0]));
+      const actions = list(Action).filter((action) => !lookups.has(action));
+      const services = new Set(actions.map((action) => action.split(':')[0]));
       if (!['iam', 'lambda', 'dynamodb'].some((service) => services.has(service))) continue;
-      if (services.has('iam') && list(Action).includes('iam:CreateServiceLinkedRole')) continue;
+      if (services.has('iam') && actions.includes('iam:CreateServiceLinkedRole')) continue;
       expect(services.size).toBe(1);
       for (const resource of list(Resource))
         expect(resource).toMatch(
-          /^arn:aws:(iam::\*:role\/petstore-\*|lambda:\*:\*:function:petstore-\*|lambda:\*:\*:(function|layer):cwsyn-\*|lambda:\*:\*:layer:Synthetics\*|dynamodb:\*:\*:table\/petstore-\*|iam::\*:oidc-provider\/token\.actions\.githubusercontent\.com)$/,
+          /^arn:aws:(iam::\*:role\/petstore-\*|lambda:\*:\*:function:petstore-\*|lambda:\*:\*:(function|layer):cwsyn-\*|lambda:\*:\*:layer:(AWS-CW-)?Synthetics\*|dynamodb:\*:\*:table\/petstore-\*|iam::\*:oidc-provider\/token\.actions\.githubusercontent\.com)$/,
         );
     }
   });
