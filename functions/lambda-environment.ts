@@ -22,6 +22,7 @@ export function lambdaEnvironment(
 /** How each setting is read and checked. */
 const SETTING_READERS = {
   tableName: () => requireEnv(LAMBDA_VARIABLES.tableName),
+  stage: () => requireEnv(LAMBDA_VARIABLES.stage),
   cursorSecret: () => requireEnv(LAMBDA_VARIABLES.cursorSecret, { minLength: CURSOR_SECRET_MIN_LENGTH }),
   petShards: () => petShardsFromEnvironment(),
 } satisfies Record<LambdaSetting, () => unknown>;
@@ -39,14 +40,12 @@ export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
   const settings = Object.fromEntries(
     FUNCTION_MANIFESTS[name].settings.map((setting) => [setting, SETTING_READERS[setting]()]),
   ) as SettingsOf<Name>;
+  // Every manifest's settings start with these two.
+  const { tableName, stage } = settings as { tableName: string; stage: string };
   return {
     settings,
-    table: createTableClient({
-      // Every manifest's settings start with it.
-      tableName: (settings as { tableName: string }).tableName,
-      documentClient: createDocumentClient(),
-    }),
-    observability: createObservability(),
+    table: createTableClient({ tableName, documentClient: createDocumentClient() }),
+    observability: createObservability({ metrics: { stage } }),
   };
 }
 

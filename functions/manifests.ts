@@ -8,6 +8,8 @@ import type { TableAccess } from '#shared/store/table-access.ts';
 /** Each setting a function can be given, by the environment variable that carries it. */
 export const LAMBDA_VARIABLES = {
   tableName: 'PETSTORE_TABLE_NAME',
+  /** The stage the function serves, which its metrics carry (shared/observability.ts). */
+  stage: 'PETSTORE_STAGE',
   /** Signs and checks pagination cursors (a secret of the stage). */
   cursorSecret: 'PETSTORE_CURSOR_SECRET',
   /** The shards of the stage's table (lib/stage-settings.ts): walked by lists, leased by creates. */
@@ -31,7 +33,7 @@ export type FunctionManifest = {
   /** The handler module, relative to the project root: what is bundled and deployed. */
   entry: string;
   /** What its composition root reads from its environment (functions/lambda-environment.ts). */
-  settings: readonly ['tableName', ...Exclude<LambdaSetting, 'tableName'>[]];
+  settings: readonly ['tableName', 'stage', ...Exclude<LambdaSetting, 'tableName' | 'stage'>[]];
   tableAccess: TableAccess;
   /** Its rollout check (functions/rollout-checks.ts): requests, or the authorizer's hook key probes. */
   rolloutCheck: RolloutRequest | 'hookKey';
@@ -43,7 +45,7 @@ export const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
 export const FUNCTION_MANIFESTS = {
   listPets: {
     entry: 'functions/list-pets.ts',
-    settings: ['tableName', 'cursorSecret', 'petShards'],
+    settings: ['tableName', 'stage', 'cursorSecret', 'petShards'],
     tableAccess: 'readPets',
     rolloutCheck: {
       what: 'GET /pets?limit=1',
@@ -56,7 +58,7 @@ export const FUNCTION_MANIFESTS = {
   },
   createPet: {
     entry: 'functions/create-pet.ts',
-    settings: ['tableName', 'petShards'],
+    settings: ['tableName', 'stage', 'petShards'],
     tableAccess: 'createPets',
     // Invalid, so that no pet is created: the body is checked before anything is written.
     rolloutCheck: {
@@ -70,7 +72,7 @@ export const FUNCTION_MANIFESTS = {
   },
   getPet: {
     entry: 'functions/get-pet.ts',
-    settings: ['tableName'],
+    settings: ['tableName', 'stage'],
     tableAccess: 'readPets',
     rolloutCheck: {
       what: `GET /pets/${MISSING_PET_ID}`,
@@ -82,7 +84,7 @@ export const FUNCTION_MANIFESTS = {
   },
   authorizer: {
     entry: 'functions/authorizer.ts',
-    settings: ['tableName'],
+    settings: ['tableName', 'stage'],
     tableAccess: 'readApiKeys',
     rolloutCheck: 'hookKey',
   },

@@ -36,5 +36,5 @@ export const handler = createRolloutHookHandler({
         status,
       }),
     ),
-  observability: createObservability(),
+  observability: createObservability({ metrics: false }),
 });

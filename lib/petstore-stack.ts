@@ -1,10 +1,9 @@
 // One stage of the service: its table, the cursor secret, the four functions and their rollout, the
-// API (behind the stage's web ACL, under its custom domain when it has them), the alarms, and what
-// on-call watches (lib/monitoring/). Its outputs are what operators and tools outside CDK need.
+// API (behind the stage's web ACL, under its custom domain when it has them), and what on-call
+// watches (lib/monitoring/). Its outputs are what operators and tools outside CDK need.
 import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { PetstoreAlarms } from '#lib/petstore-alarms.ts';
 import { PetstoreApi } from '#lib/api/petstore-api.ts';
 import { PetstoreCursorSecret } from '#lib/data/petstore-cursor-secret.ts';
 import { PetstoreFirewall } from '#lib/api/petstore-firewall.ts';
@@ -18,7 +17,9 @@ import { addInitDurationMetric } from '#lib/monitoring/init-duration.ts';
 import { addLogQueries } from '#lib/monitoring/log-queries.ts';
 import { ProbeCanary } from '#lib/monitoring/probe-canary.ts';
 import { SloAlarms } from '#lib/monitoring/slo-alarms.ts';
+import { StageAlarms } from '#lib/monitoring/stage-alarms.ts';
 import { StageDashboard } from '#lib/monitoring/stage-dashboard.ts';
+import { stageMetrics } from '#lib/monitoring/stage-metrics.ts';
 import { stageMetricsNamespace } from '#lib/api/access-log-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { ROUTES } from '#shared/http/routes.ts';
@@ -44,7 +45,7 @@ export type PetstoreStackProps = StackProps & { settings: StageSettings };
 export class PetstoreStack extends Stack {
   readonly table: PetstoreTable;
   readonly api: PetstoreApi;
-  readonly alarms: PetstoreAlarms;
+  readonly alarms: StageAlarms;
   readonly rollout: PetstoreRollout;
   readonly firewall?: PetstoreFirewall;
 
@@ -65,6 +66,7 @@ export class PetstoreStack extends Stack {
           tableName: this.table.tableName,
           cursorSecret: cursorSecret.dynamicReference,
           petShards: String(settings.petShards),
+          stage: settings.name,
         }),
       });
     };
@@ -91,15 +93,7 @@ export class PetstoreStack extends Stack {
         apiStage: this.api.restApi.deploymentStage,
       });
     }
-    this.alarms = new PetstoreAlarms(this, 'Alarms', {
-      settings,
-      apiName: this.api.restApi.restApiName,
-      routeFunctions: mapFunctions(routes, (fn) => fn.function),
-      authorizerFunction: authorizer.function,
-      accessLogMetrics: this.api.accessLogMetrics,
-      table: this.table,
-    });
-    this.addMonitoring(settings, { ...routes, authorizer });
+    this.alarms = this.addMonitoring(settings, { ...routes, authorizer });
     this.rollout = new PetstoreRollout(this, 'Rollout', {
       settings,
       table: this.table,
@@ -141,34 +135,35 @@ export class PetstoreStack extends Stack {
   }
 
   /**
-   * What on-call looks at (lib/monitoring/): the probe and its alarm, the SLOs' burn-rate alarms, the
-   * dashboard and the saved log queries.
+   * What on-call looks at (lib/monitoring/): the stage's metrics, the probe, the SLOs' burn rates and
+   * the alarms that page, the dashboard and the saved log queries.
    */
   private addMonitoring(settings: StageSettings, functions: Record<FunctionName, PetstoreFunction>) {
     const apiName = this.api.restApi.restApiName;
-    const { authorizer, ...routes } = functions;
-    const slos = new SloAlarms(this, 'Slos', { settings, apiName, topic: this.alarms.topic });
     const probe = new ProbeCanary(this, 'Probe', { settings, baseUrl: this.api.url });
-    this.alarms.watchProbe(probe.canary);
-    const initDurations = mapFunctions(functions, (fn, name) =>
-      addInitDurationMetric(this, {
-        name,
-        logGroup: fn.function.logGroup,
-        namespace: stageMetricsNamespace(apiName),
-      }),
-    );
-    const { dashboard } = new StageDashboard(this, 'Dashboard', {
-      settings,
+    const metrics = stageMetrics({
+      stage: settings.name,
       apiName,
-      routeFunctions: mapFunctions(routes, (fn) => fn.function),
-      authorizerFunction: authorizer.function,
-      initDurations,
+      functions: mapFunctions(functions, (fn) => fn.function),
+      initDurations: mapFunctions(functions, (fn, name) =>
+        addInitDurationMetric(this, {
+          name,
+          logGroup: fn.function.logGroup,
+          namespace: stageMetricsNamespace(apiName),
+        }),
+      ),
       accessLogMetrics: this.api.accessLogMetrics,
       table: this.table,
-      firewall: this.firewall,
       probe: probe.canary,
+    });
+    const slos = new SloAlarms(this, 'Slos', { settings, metrics });
+    const alarms = new StageAlarms(this, 'Alarms', { settings, metrics, burnRateAlarms: slos.alarms });
+    const { dashboard } = new StageDashboard(this, 'Dashboard', {
+      settings,
+      metrics,
+      firewall: this.firewall,
       slos,
-      alarms: [...this.alarms.all, ...slos.alarms],
+      alarms: alarms.all,
     });
     addLogQueries(new Construct(this, 'LogQueries'), {
       settings,
@@ -184,5 +179,6 @@ export class PetstoreStack extends Stack {
       value: probe.keySecret.secretArn,
       description: "Where the probe's API key is kept: npm run keys -- probe --stage stores it",
     });
+    return alarms;
   }
 }

@@ -117,7 +117,7 @@ export type StageSettings = {
   warmThroughput?: { table: WarmThroughput; indexes: Partial<Record<string, WarmThroughput>> };
   /**
    * The service level objectives of each route (lib/monitoring/slo-alarms.ts): their budgets on the
-   * dashboard, and burn-rate alarms on the stage's topic.
+   * dashboard, and burn-rate alarms that page.
    * Higher: on-call hears of smaller losses; lower: more failures pass before anyone is woken.
    */
   slos: Record<OperationId, RouteSlo>;
@@ -128,18 +128,19 @@ export type StageSettings = {
    */
   probe: { creates: boolean };
   /**
-   * The thresholds of lib/petstore-alarms.ts, which tell on-call and roll back a rollout.
-   * Lower: a failure or a bad release is caught sooner; higher: fewer false alarms and rollbacks.
+   * The thresholds of the rollout alarms (lib/monitoring/stage-alarms.ts), which roll a release back
+   * and page no one, and of the authorizer's failures, which page.
+   * Lower: a bad release is caught sooner; higher: fewer false rollbacks.
    */
   alarms: {
     /**
-     * 5xx answers (API Gateway's own included) in 5 minutes.
-     * Lower: on-call hears of smaller incidents; higher: a few stray errors wake no one.
+     * A route's 5xx answers in 5 minutes, but those that blame the authorizer.
+     * Lower: a release that fails a few requests is rolled back; higher: a few stray errors are not.
      */
     serverErrorsPer5Minutes: number;
     /**
-     * p99 of API Gateway's Latency, per minute, in `p99LatencyWindow`'s minutes.
-     * Lower: a slow release is caught; higher: slow spells (cold starts after a deploy) raise no alarm.
+     * p99 of a route's integration latency, per minute, in `p99LatencyWindow`'s minutes.
+     * Lower: a slow release is caught; higher: slow spells (cold starts after a deploy) roll nothing back.
      */
     p99LatencyMs: number;
     /**

@@ -6,8 +6,9 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
 /**
- * The CloudWatch metrics the functions write, as the dashboard names them: each count by `service`,
- * and `ColdStart` by `service` and `function_name` (the Lambda function's name).
+ * The CloudWatch metrics the functions write, as the dashboard names them: each count by `service`
+ * and `stage`, and `ColdStart` by those and `function_name` (the Lambda function's name). The stage
+ * keeps two stages of one account and region apart.
  */
 export const EMITTED_METRICS = {
   namespace: 'PetStore',
@@ -25,8 +26,8 @@ export type LogLevel = keyof typeof LOG_LEVELS;
 type ObservabilityOptions = {
   /** The least severe entry written. */
   logLevel?: LogLevel;
-  /** Off where no CloudWatch reads the output. */
-  metrics?: boolean;
+  /** The stage the metrics are of; false where no CloudWatch reads the output. */
+  metrics: { stage: string } | false;
   write?: (line: string) => void;
 };
 
@@ -42,9 +43,9 @@ function loggable(value: unknown): unknown {
 
 export function createObservability({
   logLevel = 'WARN',
-  metrics: metricsOn = true,
+  metrics: metricsOf,
   write = (line: string) => void process.stdout.write(line),
-}: ObservabilityOptions = {}) {
+}: ObservabilityOptions) {
   let invocation: Context | undefined;
   /** API Gateway's id of the request (its x-amzn-RequestId), which its access log line carries too. */
   let apiRequestId: string | undefined;
@@ -70,8 +71,10 @@ export function createObservability({
     write(`${JSON.stringify(entry)}\n`);
   }
 
-  /** One EMF document: these counts, in the namespace, by service and the extra dimensions. */
-  function writeMetrics(values: Map<string, number>, dimensions: Record<string, string> = {}) {
+  /** One EMF document: these counts, in the namespace, by service, stage and the extra dimensions. */
+  function writeMetrics(values: Map<string, number>, extra: Record<string, string> = {}) {
+    if (!metricsOf) return;
+    const dimensions = { stage: metricsOf.stage, ...extra };
     const document = {
       _aws: {
         Timestamp: Date.now(),
@@ -114,11 +117,11 @@ export function createObservability({
         ?.requestId;
     }
     function end() {
-      if (metricsOn && coldStart)
+      if (coldStart)
         writeMetrics(new Map([[EMITTED_METRICS.coldStart, 1]]), {
           function_name: invocation?.functionName ?? '',
         });
-      if (metricsOn && counts.size > 0) writeMetrics(counts);
+      if (counts.size > 0) writeMetrics(counts);
       counts.clear();
       coldStart = false;
       invocation = undefined;

@@ -58,7 +58,12 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
   return {
     // The baselines read the table's name the way the functions do.
     childEnv: (subject) => ({
-      ...lambdaEnvironment(subject, { tableName: TABLE_NAME, cursorSecret, petShards: String(PET_SHARDS) }),
+      ...lambdaEnvironment(subject, {
+        tableName: TABLE_NAME,
+        stage: 'bench',
+        cursorSecret,
+        petShards: String(PET_SHARDS),
+      }),
       AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
       NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,
       AWS_REGION: 'us-east-1',

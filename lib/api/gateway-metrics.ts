@@ -17,6 +17,12 @@ export function methodOfRoute(operationId: string): ApiMethodDimensions {
   return method;
 }
 
+/** The route as on-call reads it: `GET /pets/{petId}`. */
+export function routeLabel(operationId: string): string {
+  const { httpMethod, resource } = methodOfRoute(operationId);
+  return `${httpMethod} ${resource}`;
+}
+
 export const apiMetric = (
   apiName: string,
   metricName: string,

@@ -20,7 +20,7 @@ export type PetstoreRolloutProps = {
   /** Each function's `live` alias, by name. */
   aliases: Record<FunctionName, Alias>;
   /** The alarms that roll back the function of this name. */
-  rolloutAlarms(functionName: string): IAlarm[];
+  rolloutAlarms(functionName: FunctionName): IAlarm[];
 };
 
 export class PetstoreRollout extends Construct {

@@ -1,13 +1,20 @@
 // Saved CloudWatch Logs Insights queries of a stage, under `petstore-<stage>/` in the console's list:
-// the questions on-call asks of the logs. A query takes no parameters: the runbook says which
-// placeholder to replace (docs/deployment.md#is-it-healthy).
+// the questions on-call asks of the logs. A query about one request or key takes its id as a query
+// parameter, `{{name}}` in its text, which the console asks for when the query is run.
 import { QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
-import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { CfnQueryDefinition, ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { StageSettings } from '#lib/stage-settings.ts';
 
-/** What a saved query's text holds in place of the id an operator pastes. */
-export const QUERY_PLACEHOLDERS = { requestId: 'REQUEST_ID', keyId: 'KEY_ID' } as const;
+/** Each query parameter, by name, with what the operator gives it. */
+export const QUERY_PARAMETERS = {
+  requestId: "A request id: the answer's x-amzn-RequestId, or any id of a request's log lines",
+  keyId: 'An API key id, as npm run keys -- list prints it',
+} as const;
+type ParameterName = keyof typeof QUERY_PARAMETERS;
+
+/** Where a query's text takes the parameter's value. */
+export const placeholder = (name: ParameterName) => `{{${name}}}`;
 
 export type LogQueriesProps = {
   settings: StageSettings;
@@ -18,15 +25,29 @@ export type LogQueriesProps = {
 };
 
 export function addLogQueries(scope: Construct, { settings, accessLogs, functionLogs }: LogQueriesProps) {
-  const { requestId, keyId } = QUERY_PLACEHOLDERS;
-  const query = (id: string, logGroups: ILogGroup[], queryString: QueryString) =>
-    new QueryDefinition(scope, id, {
+  const query = (
+    id: string,
+    logGroups: ILogGroup[],
+    queryString: QueryString,
+    parameters: ParameterName[] = [],
+  ) => {
+    const definition = new QueryDefinition(scope, id, {
       queryDefinitionName: `petstore-${settings.name}/${id}`,
       logGroups,
       queryString,
     });
+    if (parameters.length > 0)
+      (definition.node.defaultChild as CfnQueryDefinition).parameters = parameters.map((name) => ({
+        name,
+        description: QUERY_PARAMETERS[name],
+      }));
+    return definition;
+  };
+  const requestId = placeholder('requestId');
   return [
-    // Either id a client or a log line gives: API Gateway's (x-amzn-RequestId) or a function's.
+    // Any id of the request: API Gateway's, its function's, its authorizer's, or Lambda's platform
+    // lines'. The access log line names the others: running it again with one of those finds the
+    // lines that carry only that one (the authorizer's, and Lambda's platform lines).
     query(
       'one-request',
       [accessLogs, ...functionLogs],
@@ -44,6 +65,27 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
         ],
         sort: '@timestamp asc',
       }),
+      ['requestId'],
+    ),
+    // The newest 5xx answers, with every id one-request takes.
+    query(
+      'recent-5xx',
+      [accessLogs],
+      new QueryString({
+        fields: [
+          '@timestamp',
+          'status',
+          'errorType',
+          'method',
+          'resourcePath',
+          'requestId',
+          'functionRequestId',
+          'authorizerRequestId',
+        ],
+        filterStatements: ['status >= 500'],
+        sort: '@timestamp desc',
+        limit: 100,
+      }),
     ),
     // The access log's status, and API Gateway's own error type where it answered itself.
     query(
@@ -59,9 +101,10 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
       'one-key',
       [accessLogs],
       new QueryString({
-        filterStatements: [`principalId = "${keyId}"`],
+        filterStatements: [`principalId = "${placeholder('keyId')}"`],
         statsStatements: ['count(*) as requests by bin(5m), status'],
       }),
+      ['keyId'],
     ),
     query(
       'slowest-requests',

@@ -17,8 +17,11 @@ import { asNagShowsIt } from '#lib/nag-findings.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
 
-/** The current Node.js runtime with the Synthetics library (Node.js 22). */
-const RUNTIME = Runtime.SYNTHETICS_NODEJS_PUPPETEER_13_0;
+/**
+ * The newest Node.js Synthetics runtime aws-cdk-lib offers (Node.js 22). The probe starts no browser;
+ * syn-nodejs-3.x, the runtime without one, is on Node.js 20, which Lambda no longer supports.
+ */
+const RUNTIME = Runtime.SYNTHETICS_NODEJS_PLAYWRIGHT_6_0;
 const ENTRY = fileURLToPath(new URL('../../functions/probe/canary.ts', import.meta.url));
 /** How often the probe runs: Synthetics' rates are whole minutes. */
 export const PROBE_INTERVAL = Duration.minutes(5);
@@ -95,6 +98,11 @@ export class ProbeCanary extends Construct {
       provisionedResourceCleanup: true,
     });
     this.keySecret.grantRead(this.canary.role);
+    // Deleted before the bucket is emptied: a last run would write its results after the emptying,
+    // and S3 deletes no bucket that holds objects (aws-cdk#20660).
+    const emptying = artifacts.node.tryFindChild('AutoDeleteObjectsCustomResource');
+    if (!emptying) throw new Error("The probe's bucket has no AutoDeleteObjectsCustomResource to wait for");
+    this.canary.node.addDependency(emptying);
     this.acknowledgeNagFindings(artifacts);
   }
 

@@ -1,7 +1,7 @@
 // The service level objectives of each route (lib/stage-settings.ts `slos`) as the SRE workbook's
-// multi-window, multi-burn-rate alarms: a pair of windows pages when both burn the error budget too
+// multi-window, multi-burn-rate alarms: a pair of windows fires when both burn the error budget too
 // fast, the long one so that a blip does not page, the short one so that the page stops soon after the
-// burn does. Also each objective's 28-day budget left, as a metric for the dashboard.
+// burn does (they page through ./stage-alarms.ts). Also each objective's 28-day budget left.
 import { Duration } from 'aws-cdk-lib';
 import {
   Alarm,
@@ -13,17 +13,15 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnCompositeAlarm, IMetric } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { apiMetric } from '#lib/api/gateway-metrics.ts';
-import type { ApiMethodDimensions } from '#lib/api/gateway-metrics.ts';
+import { routeLabel } from '#lib/api/gateway-metrics.ts';
+import type { StageMetrics } from '#lib/monitoring/stage-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
-import { API_METHODS } from '#shared/http/api-methods.ts';
+import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
 /** The window the objectives hold over (lib/stage-settings.ts): the budget is what they let fail in it. */
-const BUDGET_PERIOD = Duration.days(28);
+export const BUDGET_PERIOD = Duration.days(28);
 
 /**
  * The SRE workbook's two paging pairs ("Alerting on SLOs", multiwindow, multi-burn-rate alerts), a burn
@@ -43,10 +41,8 @@ const percent = (share: number) => `${tidy(share * 100)} %`;
 
 export type SloAlarmsProps = {
   settings: StageSettings;
-  /** The REST API's name, which its CloudWatch metrics carry as the ApiName dimension. */
-  apiName: string;
-  /** Where the alarms notify, on alarm and on recovery. */
-  topic: ITopic;
+  /** API Gateway's metrics of each route's method. */
+  metrics: Pick<StageMetrics, 'api'>;
 };
 
 /** What one objective counts, and how to read its share of bad requests from the method's metrics. */
@@ -63,21 +59,17 @@ type Objective = {
 export class SloAlarms extends Construct {
   /** Each route's 28-day budgets, as the percentage left (100: untouched; 0 or less: spent). */
   readonly budgetsLeft: { operationId: OperationId; availability: IMetric; latency: IMetric }[] = [];
-  /** The burn-rate alarms that notify, two for each objective of each route. */
+  /** The burn-rate alarms, two for each objective of each route. */
   readonly alarms: CompositeAlarm[] = [];
   private readonly settings: StageSettings;
-  private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, props: SloAlarmsProps) {
+  constructor(scope: Construct, id: string, { settings, metrics }: SloAlarmsProps) {
     super(scope, id);
-    const { settings, apiName, topic } = props;
     this.settings = settings;
-    this.action = new SnsAction(topic);
-    for (const method of API_METHODS) {
-      const { operationId } = method;
-      if (!operationId) continue;
-      const objectives = routeObjectives(apiName, method, settings.slos[operationId]);
-      for (const objective of Object.values(objectives)) this.burnRateAlarms(operationId, method, objective);
+    for (const { operationId } of ROUTES) {
+      const objectives = routeObjectives(metrics, operationId, settings.slos[operationId]);
+      for (const objective of Object.values(objectives))
+        this.burnRateAlarms(operationId, routeLabel(operationId), objective);
       this.budgetsLeft.push({
         operationId,
         availability: budgetLeft(operationId, objectives.availability),
@@ -86,15 +78,14 @@ export class SloAlarms extends Construct {
     }
   }
 
-  private burnRateAlarms(operationId: OperationId, method: ApiMethodDimensions, objective: Objective) {
+  private burnRateAlarms(operationId: OperationId, route: string, objective: Objective) {
     const budget = tidy(1 - objective.target);
-    const route = `${method.httpMethod} ${method.resource}`;
     const spend = `${objective.bad} spend its 28-day ${objective.name} budget (${percent(budget)} of its requests)`;
     const idPrefix = `${operationId}${objective.name[0]?.toUpperCase()}${objective.name.slice(1)}`;
     for (const { name, burnRate, long, short } of BURN_PAIRS) {
       const burn = `${route}: ${spend} over ${burnRate} times as fast as it lasts`;
       const windowAlarm = (window: Duration, which: string) =>
-        // No actions: the pair's composite alarm notifies, when both windows burn at once.
+        // No actions: the pair's composite alarm fires when both windows burn at once.
         new Alarm(this, `${idPrefix}${name}${which}`, {
           alarmDescription: `Pet store ${this.settings.name}: ${burn}, in the last ${window.toHumanString()} (one window of a burn-rate alarm).`,
           metric: new MathExpression({
@@ -114,8 +105,6 @@ export class SloAlarms extends Construct {
       });
       // CDK would name it from its path; as the metric alarms, CloudFormation names it instead.
       (alarm.node.defaultChild as CfnCompositeAlarm).addPropertyDeletionOverride('AlarmName');
-      alarm.addAlarmAction(this.action);
-      alarm.addOkAction(this.action);
       this.alarms.push(alarm);
     }
   }
@@ -130,12 +119,12 @@ export class SloAlarms extends Construct {
  * minute published late does not make the whole point FILL's.
  */
 function routeObjectives(
-  apiName: string,
-  method: ApiMethodDimensions,
+  metrics: SloAlarmsProps['metrics'],
+  operationId: OperationId,
   slo: StageSettings['slos'][OperationId],
 ): Record<Objective['name'], Objective> {
   const metric = (name: string, period: Duration, statistic: string) =>
-    apiMetric(apiName, name, { period, statistic }, method);
+    metrics.api(name, { period, statistic }, operationId);
   const { objective, thresholdMs } = slo.latency;
   return {
     availability: {

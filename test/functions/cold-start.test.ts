@@ -9,6 +9,7 @@ import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
 afterAll(() => {
   delete process.env.PETSTORE_TABLE_NAME;
+  delete process.env.PETSTORE_STAGE;
   delete process.env.PETSTORE_CURSOR_SECRET;
   delete process.env.PETSTORE_PET_SHARDS;
 });
@@ -30,8 +31,17 @@ describe('a function module loaded by Lambda', () => {
     );
   });
 
+  it('fails to load without its stage, which its metrics carry', async () => {
+    process.env.PETSTORE_TABLE_NAME = testTable.tableName;
+    delete process.env.PETSTORE_STAGE;
+    await expect(import('#functions/authorizer.ts')).rejects.toThrow(
+      'Environment variable PETSTORE_STAGE must be set.',
+    );
+  });
+
   it('fails to load with a cursor secret too short to keep cursors unforgeable', async () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
+    process.env.PETSTORE_STAGE = 'staging';
     process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     process.env.PETSTORE_CURSOR_SECRET = 'short';
     await expect(import('#functions/list-pets.ts')).rejects.toThrow(
@@ -39,8 +49,9 @@ describe('a function module loaded by Lambda', () => {
     );
   });
 
-  it('serves requests on the table its environment names, with its metrics on stdout', async () => {
+  it("serves requests on the table its environment names, with its stage's metrics on stdout", async () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
+    process.env.PETSTORE_STAGE = 'staging';
     process.env.PETSTORE_CURSOR_SECRET = TEST_CURSOR_SECRET;
     process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     const { result: created, lines } = await catchStdout(async () => {
@@ -49,8 +60,8 @@ describe('a function module loaded by Lambda', () => {
     });
     expect(created.status).toBe(201);
     expect(lines).toEqual([
-      expect.objectContaining({ _aws: expect.any(Object), ColdStart: 1 }),
-      expect.objectContaining({ _aws: expect.any(Object), PetsCreated: 1 }),
+      expect.objectContaining({ _aws: expect.any(Object), stage: 'staging', ColdStart: 1 }),
+      expect.objectContaining({ _aws: expect.any(Object), stage: 'staging', PetsCreated: 1 }),
     ]);
     expect((await testTable.query({ partition: petPartition(0) })).map((item) => item.name)).toEqual([
       'Composed',

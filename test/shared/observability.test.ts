@@ -23,12 +23,13 @@ const write = (line: string) => {
   expect(line.endsWith('\n')).toBe(true);
   lines.push(JSON.parse(line) as Line);
 };
-const observed = (options: { logLevel?: LogLevel; metrics?: boolean } = {}) =>
-  createObservability({ ...options, write });
+const STAGE = 'staging';
+const observed = (options: { logLevel?: LogLevel; metrics?: false } = {}) =>
+  createObservability({ metrics: { stage: STAGE }, ...options, write });
 const metricDocuments = () => lines.filter((line) => line._aws);
 const metricNames = () =>
   metricDocuments().flatMap((line) =>
-    Object.keys(line).filter((name) => !['_aws', 'service', 'function_name'].includes(name)),
+    Object.keys(line).filter((name) => !['_aws', 'service', 'stage', 'function_name'].includes(name)),
   );
 
 const badKeyEvent: APIGatewayTokenAuthorizerEvent = {
@@ -38,7 +39,7 @@ const badKeyEvent: APIGatewayTokenAuthorizerEvent = {
 };
 
 describe('metrics', () => {
-  it('counts a cold start once, by function, and each created pet, in the PetStore namespace', async () => {
+  it('counts a cold start once, by function, and each created pet, in the PetStore namespace, by stage', async () => {
     const { createPet } = createSourceFunctions({
       table: testTable,
       cursorSecret: TEST_CURSOR_SECRET,
@@ -54,12 +55,13 @@ describe('metrics', () => {
         CloudWatchMetrics: [
           {
             Namespace: 'PetStore',
-            Dimensions: [['service', 'function_name']],
+            Dimensions: [['service', 'stage', 'function_name']],
             Metrics: [{ Name: 'ColdStart', Unit: 'Count' }],
           },
         ],
       },
       service: 'petstore',
+      stage: STAGE,
       function_name: lambdaContext().functionName,
       ColdStart: 1,
     });
@@ -68,12 +70,13 @@ describe('metrics', () => {
         CloudWatchMetrics: [
           {
             Namespace: 'PetStore',
-            Dimensions: [['service']],
+            Dimensions: [['service', 'stage']],
             Metrics: [{ Name: 'PetsCreated', Unit: 'Count' }],
           },
         ],
       },
       service: 'petstore',
+      stage: STAGE,
       PetsCreated: 1,
     });
     expect(Math.abs((created?._aws?.Timestamp ?? 0) - Date.now())).toBeLessThan(60_000);

@@ -1,7 +1,7 @@
-// CloudWatch's alarms as its documentation describes them, run over synthetic traffic of one API
-// method: each alarm's metric math, read from the synthesized template, over the sliding window of its
-// period at each minute, and each composite alarm's rule. It reads only the subset the stack writes and
-// throws on anything else, so that a changed alarm fails its checks instead of being misread.
+// CloudWatch's alarms as its documentation describes them, run over synthetic traffic: each alarm's
+// metric or metric math from the synthesized template, over its period's sliding window each minute,
+// with its datapoints to alarm and missing data; and each composite's rule. It throws on what the
+// stack does not write, so that a changed alarm fails its checks instead of being misread.
 import { defined } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 
@@ -14,12 +14,23 @@ export type Minute = {
   withinShare: number;
 };
 
+/** A metric as an alarm names it: namespace, name and dimensions, a Ref's value as `{ Ref: id }`. */
+export type MetricStat = {
+  Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: unknown }[] };
+  Period: number;
+  Stat: string;
+};
+
 /** A MetricDataQuery of an alarm's `Metrics`, or of a math expression rendered for a dashboard. */
-export type MetricQuery = {
-  Id: string;
-  Expression?: string;
-  ReturnData?: boolean;
-  MetricStat?: { Metric: { Namespace: string; MetricName: string }; Period: number; Stat: string };
+export type MetricQuery = { Id: string; Expression?: string; ReturnData?: boolean; MetricStat?: MetricStat };
+
+/**
+ * Synthetic traffic: how many minutes it lasts, and each metric's statistic over minutes [from, to),
+ * undefined where the metric has no point. A reader throws on a metric it does not know.
+ */
+export type Traffic = {
+  minutes: number;
+  read: (stat: MetricStat) => (from: number, to: number) => number | undefined;
 };
 
 /**
@@ -115,61 +126,59 @@ function evaluate(node: Node, points: (id: string) => number | undefined): Value
   return { point: apply(a ?? 0, b ?? 0) };
 }
 
-/** Running sums of the series, for the sum of any window in one step. */
-function runningSums(series: Minute[]) {
-  const sums = { requests: [0], serverErrors: [0], within: [0] };
-  for (const { requests, serverErrors, withinShare } of series) {
-    sums.requests.push((sums.requests.at(-1) ?? 0) + requests);
-    sums.serverErrors.push((sums.serverErrors.at(-1) ?? 0) + serverErrors);
-    sums.within.push((sums.within.at(-1) ?? 0) + requests * withinShare);
-  }
-  return sums;
+/** Running sums of a series, for the sum of any window in one step. */
+export function runningSums(series: number[]) {
+  const sums = [0];
+  for (const value of series) sums.push((sums.at(-1) ?? 0) + value);
+  return (from: number, to: number) => (sums[to] ?? NaN) - (sums[from] ?? NaN);
 }
-type Sums = ReturnType<typeof runningSums>;
 
 /**
- * The statistic of API Gateway's metric over minutes [from, to): none without requests, as API
- * Gateway publishes no point for a minute without one. `thresholdMs` is what `withinShare` is of.
+ * One API method's traffic, whatever the dimensions asked: API Gateway's statistics over its minutes,
+ * none without requests, as API Gateway publishes no point for a minute without one. `thresholdMs` is
+ * what `withinShare` is of.
  */
-function statistic(stat: NonNullable<MetricQuery['MetricStat']>, sums: Sums, thresholdMs: number) {
-  const { Namespace, MetricName } = stat.Metric;
-  const kind = `${Namespace} ${MetricName} ${stat.Stat}`;
-  const readers: Record<string, (total: (series: number[]) => number) => number> = {
-    'AWS/ApiGateway 5XXError Sum': (total) => total(sums.serverErrors),
-    'AWS/ApiGateway Count SampleCount': (total) => total(sums.requests),
+export function methodTraffic(series: Minute[], thresholdMs: number): Traffic {
+  const requests = runningSums(series.map((minute) => minute.requests));
+  const serverErrors = runningSums(series.map((minute) => minute.serverErrors));
+  const within = runningSums(series.map((minute) => minute.requests * minute.withinShare));
+  const readers: Record<string, (from: number, to: number) => number> = {
+    'AWS/ApiGateway 5XXError Sum': serverErrors,
+    'AWS/ApiGateway Count SampleCount': requests,
     // The percentage of requests within the threshold, which is what the series give a share of.
-    [`AWS/ApiGateway Latency PR(:${thresholdMs})`]: (total) =>
-      (100 * total(sums.within)) / total(sums.requests),
+    [`AWS/ApiGateway Latency PR(:${thresholdMs})`]: (from, to) =>
+      (100 * within(from, to)) / requests(from, to),
   };
-  const read = readers[kind];
-  if (!read) throw new Error(`The simulation does not know ${kind} (latency threshold ${thresholdMs} ms)`);
-  return (from: number, to: number) => {
-    const total = (series: number[]) => (series[to] ?? NaN) - (series[from] ?? NaN);
-    return total(sums.requests) === 0 ? undefined : read(total);
+  return {
+    minutes: series.length,
+    read: ({ Metric, Stat }) => {
+      const kind = `${Metric.Namespace} ${Metric.MetricName} ${Stat}`;
+      const read = readers[kind];
+      if (!read)
+        throw new Error(`The simulation does not know ${kind} (latency threshold ${thresholdMs} ms)`);
+      return (from, to) => (requests(from, to) === 0 ? undefined : read(from, to));
+    },
   };
 }
 
 /**
  * The queries' returned expression over the window of their period that ends with a minute of the
- * series (shorter at the series' start), as an alarm evaluates it each minute, on the data of its last
+ * traffic (shorter at its start), as an alarm evaluates it each minute, on the data of its last
  * period. All metrics of one alarm have the same period.
  */
-export function windowValue(queries: MetricQuery[], series: Minute[], thresholdMs: number) {
-  const sums = runningSums(series);
+export function windowValue(queries: MetricQuery[], traffic: Traffic) {
   const periods = new Set(queries.flatMap(({ MetricStat }) => (MetricStat ? [MetricStat.Period] : [])));
   const [period, ...others] = [...periods];
   if (period === undefined || others.length > 0 || period % 60 !== 0)
     throw new Error(`One period of whole minutes expected, found ${[...periods].join(', ')}`);
   const metrics = new Map(
-    queries.flatMap(({ Id, MetricStat }) =>
-      MetricStat ? [[Id, statistic(MetricStat, sums, thresholdMs)]] : [],
-    ),
+    queries.flatMap(({ Id, MetricStat }) => (MetricStat ? [[Id, traffic.read(MetricStat)]] : [])),
   );
   const expressions = new Map(
     queries.flatMap(({ Id, Expression }) => (Expression ? [[Id, parseExpression(Expression)]] : [])),
   );
   const returned = queries.filter(({ ReturnData }) => ReturnData !== false);
-  if (returned.length !== 1 || !returned[0]?.Expression) throw new Error('One returned expression expected');
+  if (returned.length !== 1 || !returned[0]) throw new Error('One returned query expected');
   const returnedId = returned[0].Id;
   return (minute: number) => {
     const [from, to] = [Math.max(0, minute + 1 - period / 60), minute + 1];
@@ -183,6 +192,33 @@ export function windowValue(queries: MetricQuery[], series: Minute[], thresholdM
     return point(returnedId);
   };
 }
+
+/** An alarm's queries: its `Metrics`, or its one metric as a query. */
+function queriesOf(properties: Properties): MetricQuery[] {
+  if (properties.Metrics) return properties.Metrics as MetricQuery[];
+  const { Namespace, MetricName, Dimensions, Period, Statistic, ExtendedStatistic } = properties;
+  return [
+    {
+      Id: 'metric',
+      MetricStat: {
+        Metric: {
+          Namespace: String(Namespace),
+          MetricName: String(MetricName),
+          Dimensions: Dimensions as { Name: string; Value: unknown }[] | undefined,
+        },
+        Period: Number(Period),
+        Stat: String(Statistic ?? ExtendedStatistic),
+      },
+    },
+  ];
+}
+
+/** Whether a value breaches the threshold, by each comparison the stack writes. */
+const COMPARISONS: Record<string, (value: number, threshold: number) => boolean> = {
+  GreaterThanThreshold: (value, threshold) => value > threshold,
+  GreaterThanOrEqualToThreshold: (value, threshold) => value >= threshold,
+  LessThanThreshold: (value, threshold) => value < threshold,
+};
 
 /** A composite alarm's rule as CloudWatch reads it, each alarm's ARN (a Fn::GetAtt) by its logical id. */
 export function alarmRuleText(rule: unknown): string {
@@ -198,62 +234,72 @@ export function alarmRuleText(rule: unknown): string {
     .join('');
 }
 
-/** The alarms of a stage's template, each in ALARM or not at each minute of the series. */
+/** The alarms of a stage's template, each in ALARM or not at each minute of the traffic. */
 export class AlarmSimulator {
   private readonly stage: SynthesizedStage;
-  /** The latency threshold that the series' `withinShare` is of. */
-  private readonly thresholdMs: number;
 
-  constructor(stage: SynthesizedStage, thresholdMs: number) {
+  constructor(stage: SynthesizedStage) {
     this.stage = stage;
-    this.thresholdMs = thresholdMs;
   }
 
-  inAlarm(logicalId: string, series: Minute[]): boolean[] {
+  inAlarm(logicalId: string, traffic: Traffic): boolean[] {
     const { Type, Properties } = this.stage.resource(logicalId);
-    if (Type === 'AWS::CloudWatch::CompositeAlarm') return this.compositeInAlarm(Properties, series);
+    if (Type === 'AWS::CloudWatch::CompositeAlarm') return this.compositeInAlarm(Properties, traffic);
     if (Type !== 'AWS::CloudWatch::Alarm') throw new Error(`${logicalId} is a ${Type}`);
-    const { Metrics, Threshold, ComparisonOperator, EvaluationPeriods, DatapointsToAlarm } = Properties;
-    const single = EvaluationPeriods === 1 && (DatapointsToAlarm ?? 1) === 1;
-    if (
-      !single ||
-      ComparisonOperator !== 'GreaterThanThreshold' ||
-      Properties.TreatMissingData !== 'notBreaching'
-    )
+    const { Threshold, ComparisonOperator, EvaluationPeriods, DatapointsToAlarm, TreatMissingData } =
+      Properties;
+    const breaches = COMPARISONS[String(ComparisonOperator)];
+    if (!breaches || !['breaching', 'notBreaching'].includes(String(TreatMissingData)))
       throw new Error(
-        `${logicalId}: the simulation knows one data point over its threshold, missing as good`,
+        `${logicalId}: the simulation does not know ${String(ComparisonOperator)}, ${String(TreatMissingData)}`,
       );
-    const value = windowValue(Metrics as MetricQuery[], series, this.thresholdMs);
-    // A missing point is not breaching.
-    return series.map((_, minute) => (value(minute) ?? -Infinity) > Number(Threshold));
+    const queries = queriesOf(Properties);
+    const value = windowValue(queries, traffic);
+    const periodMinutes = Number(queries.find((query) => query.MetricStat)?.MetricStat?.Period) / 60;
+    const evaluated = Number(EvaluationPeriods);
+    const needed = Number(DatapointsToAlarm ?? EvaluationPeriods);
+    /** Each minute's last period: breaching, or missing as TreatMissingData says. */
+    const breaching = Array.from({ length: traffic.minutes }, (_, minute) => {
+      const point = value(minute);
+      return point === undefined ? TreatMissingData === 'breaching' : breaches(point, Number(Threshold));
+    });
+    // M of the last N periods, each a period apart, ending at the minute.
+    return breaching.map((_, minute) => {
+      const points = Array.from({ length: evaluated }, (__, back) => minute - back * periodMinutes);
+      return points.filter((at) => at >= 0 && breaching[at]).length >= needed;
+    });
   }
 
-  /** ALARM("id") joined by AND, in parentheses: the rules the stack writes. */
-  private compositeInAlarm(properties: Properties, series: Minute[]): boolean[] {
+  /** ALARM("id") joined by AND or OR, in parentheses: the rules the stack writes. */
+  private compositeInAlarm(properties: Properties, traffic: Traffic): boolean[] {
     const text = alarmRuleText(properties.AlarmRule);
-    const tokens = text.match(/\(|\)|AND|ALARM\("[A-Za-z0-9]+"\)|\S+/g) ?? [];
+    const tokens = text.match(/\(|\)|AND|OR|ALARM\("[A-Za-z0-9]+"\)|\S+/g) ?? [];
     let at = 0;
-    const conjunction = (): boolean[] => {
+    const joined = (): boolean[] => {
       let states = operand();
-      while (tokens[at] === 'AND') {
+      const operator = tokens[at];
+      while (tokens[at] === 'AND' || tokens[at] === 'OR') {
+        if (tokens[at] !== operator) throw new Error(`"${text}": AND and OR mixed without parentheses`);
         at++;
         const right = operand();
-        states = states.map((state, minute) => state && (right[minute] ?? false));
+        states = states.map((state, minute) =>
+          operator === 'AND' ? state && (right[minute] ?? false) : state || (right[minute] ?? false),
+        );
       }
       return states;
     };
     const operand = (): boolean[] => {
       const token = tokens[at++] ?? '';
       if (token === '(') {
-        const states = conjunction();
+        const states = joined();
         if (tokens[at++] !== ')') throw new Error(`"${text}": ) expected`);
         return states;
       }
       const alarm = /^ALARM\("(\w+)"\)$/.exec(token);
       if (!alarm?.[1]) throw new Error(`"${text}": the simulation does not know ${token}`);
-      return this.inAlarm(alarm[1], series);
+      return this.inAlarm(alarm[1], traffic);
     };
-    const states = conjunction();
+    const states = joined();
     if (at !== tokens.length) throw new Error(`"${text}": unexpected ${tokens[at]}`);
     return states;
   }

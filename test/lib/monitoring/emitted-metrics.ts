@@ -4,6 +4,7 @@
 // CloudWatch would draw as an empty graph without a word, fails a test instead.
 import type { Context } from 'aws-lambda';
 import { Token } from 'aws-cdk-lib';
+import { LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import { EMITTED_METRICS, createObservability } from '#shared/observability.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
@@ -42,7 +43,14 @@ export function dashboardOf(stage: SynthesizedStage): { name: unknown; body: Das
 
 export const titleOf = (widget: Widget) => String(widget.properties.title ?? `(${widget.type} widget)`);
 
-type RowOptions = { id?: unknown; stat?: unknown; label?: unknown; visible?: unknown; expression?: unknown };
+type RowOptions = {
+  id?: unknown;
+  stat?: unknown;
+  period?: unknown;
+  label?: unknown;
+  visible?: unknown;
+  expression?: unknown;
+};
 export type MetricRow = {
   kind: 'metric';
   namespace: string;
@@ -184,8 +192,9 @@ const SYNTHETICS = {
     'https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Synthetics_Canaries_metrics.html',
 };
 
-/** A function's name while the functions' EMF documents are sampled, replaced by each function's. */
+/** A function's name and stage while the EMF documents are sampled, replaced by each function's. */
 const SAMPLE_FUNCTION = 'sampled-function';
+const SAMPLE_STAGE = 'sampled-stage';
 
 /**
  * The functions' EMF documents, as shared/observability.ts writes them: a cold start, and each count of
@@ -193,7 +202,10 @@ const SAMPLE_FUNCTION = 'sampled-function';
  */
 function observabilityMetrics(): MetricIdentity[] {
   const lines: string[] = [];
-  const { metrics, observeInvocations } = createObservability({ write: (line) => void lines.push(line) });
+  const { metrics, observeInvocations } = createObservability({
+    metrics: { stage: SAMPLE_STAGE },
+    write: (line) => void lines.push(line),
+  });
   const { before, after } = observeInvocations();
   const context = { functionName: SAMPLE_FUNCTION, awsRequestId: 'sampled-request' } as Context;
   type Request = Parameters<NonNullable<typeof before>>[0];
@@ -277,21 +289,29 @@ export function emittedMetrics(stage: SynthesizedStage): EmittedMetric[] {
       );
     }
 
-  // The functions' own metrics (EMF), for each function built on shared/observability.ts. Lambda sends
-  // an EMF line (level INFO, having none) to the log only if the function's log level lets INFO through.
-  const functionsLoggingInfo = FUNCTION_IDS.filter((functionId) => {
+  // The functions' own metrics (EMF), for each function built on shared/observability.ts, with the
+  // stage its environment names. Lambda sends an EMF line (level INFO, having none) to the log only if
+  // the function's log level lets INFO through.
+  const functionsLoggingInfo = FUNCTION_IDS.flatMap((functionId) => {
     const fn = stage.resource(functionId);
     if (fn.Type !== 'AWS::Lambda::Function') throw new Error(`${functionId} is no Lambda function`);
     const level = (fn.Properties.LoggingConfig as Properties | undefined)?.ApplicationLogLevel;
-    return level === undefined || ['TRACE', 'DEBUG', 'INFO'].includes(String(level));
+    const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+      ?.Variables;
+    const functionStage = variables?.[LAMBDA_VARIABLES.stage];
+    const logsInfo = level === undefined || ['TRACE', 'DEBUG', 'INFO'].includes(String(level));
+    return logsInfo ? [{ functionId, stage: String(functionStage) }] : [];
   });
   for (const metric of observabilityMetrics()) {
-    const { function_name: functionName, ...dimensions } = metric.dimensions;
-    const dimensionSets =
-      functionName === undefined
-        ? [dimensions]
-        : functionsLoggingInfo.map((functionId) => ({ ...dimensions, function_name: refMarker(functionId) }));
-    add('shared/observability.ts (EMF)', metric.namespace, [metric.metricName], dimensionSets);
+    const { function_name: functionName, stage: sampledStage, ...dimensions } = metric.dimensions;
+    if (sampledStage !== SAMPLE_STAGE) throw new Error(`${metric.metricName} carries no stage`);
+    const dimensionSets = functionsLoggingInfo.map(({ functionId, stage: functionStage }) => ({
+      ...dimensions,
+      stage: functionStage,
+      ...(functionName !== undefined && { function_name: refMarker(functionId) }),
+    }));
+    const distinct = [...new Map(dimensionSets.map((set) => [JSON.stringify(set), set])).values()];
+    add('shared/observability.ts (EMF)', metric.namespace, [metric.metricName], distinct);
   }
 
   // API Gateway: the stage's, and each method's (the stage's detailed metrics).

@@ -1,11 +1,11 @@
 // The saved Logs Insights queries of each stage (lib/monitoring/log-queries.ts), read from the template:
-// their names and log groups, and every field they name checked against what the logs hold (the access
-// log format's keys, the functions' log entries, Lambda's platform records), so that a renamed field
-// does not leave a query that silently finds nothing.
+// their names, log groups and parameters, and every field they name checked against what the logs
+// hold (the access log format's keys, the functions' log entries, Lambda's platform records), so that a
+// renamed field does not leave a query that silently finds nothing.
 import type { Context } from 'aws-lambda';
 import { describe, expect, test } from '@jest/globals';
 import { ACCESS_LOG_FORMAT } from '#lib/api/access-log-format.ts';
-import { QUERY_PLACEHOLDERS } from '#lib/monitoring/log-queries.ts';
+import { QUERY_PARAMETERS, placeholder } from '#lib/monitoring/log-queries.ts';
 import { createObservability } from '#shared/observability.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
@@ -17,7 +17,10 @@ const ACCESS_LOG_FIELDS = JSON.parse(ACCESS_LOG_FORMAT.toString()) as Record<str
 /** The fields of a function's log entry, as shared/observability.ts writes one during an invocation. */
 function observabilityFields(): string[] {
   const lines: string[] = [];
-  const { logger, observeInvocations } = createObservability({ write: (line) => void lines.push(line) });
+  const { logger, observeInvocations } = createObservability({
+    metrics: false,
+    write: (line) => void lines.push(line),
+  });
   const { before, after } = observeInvocations();
   const context = { functionName: 'sampled-function', awsRequestId: 'sampled-request' } as Context;
   const event = { requestContext: { requestId: 'sampled-api-request' } };
@@ -110,6 +113,7 @@ describe.each([synthesized.staging, synthesized.production])(
         {
           text: String(query.Properties.QueryString),
           logGroups: query.Properties.LogGroupNames as unknown[],
+          parameters: (query.Properties.Parameters ?? []) as { Name: string; Description?: string }[],
         },
       ]),
     );
@@ -125,12 +129,25 @@ describe.each([synthesized.staging, synthesized.production])(
     const accessLogsId = defined(destinationRefs[0]?.[1], 'the access log group');
     const functionLogs = FUNCTION_IDS.map((functionId) => ref(logGroupOf(stage, functionId)));
 
-    test('four, under petstore-<stage>/ in the console', () => {
+    test('five, under petstore-<stage>/ in the console', () => {
       expect([...queries.keys()].sort()).toEqual(
-        ['one-request', 'errors-by-code-and-route', 'one-key', 'slowest-requests']
+        ['one-request', 'recent-5xx', 'errors-by-code-and-route', 'one-key', 'slowest-requests']
           .map((id) => `petstore-${name}/${id}`)
           .sort(),
       );
+    });
+
+    test('each {{parameter}} a text names is declared, with what to give it, and none is unused', () => {
+      for (const [queryName, { text, parameters }] of queries) {
+        const named = [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map(([, parameter]) => parameter))];
+        expect({ queryName, declared: parameters.map(({ Name }) => Name).sort() }).toEqual({
+          queryName,
+          declared: named.sort(),
+        });
+        for (const { Name, Description } of parameters)
+          expect(Description).toBe(QUERY_PARAMETERS[Name as keyof typeof QUERY_PARAMETERS]);
+      }
+      expect(query('one-request').parameters.map(({ Name }) => Name)).toEqual(['requestId']);
     });
 
     test("the fields they read are the stage's access log format", () => {
@@ -180,9 +197,19 @@ describe.each([synthesized.staging, synthesized.production])(
       );
       for (const { field, value } of compared) {
         expect(isKnownField(field)).toBe(true);
-        expect(value).toBe(QUERY_PLACEHOLDERS.requestId);
+        expect(value).toBe(placeholder('requestId'));
       }
       expect(text).toMatch(/\| sort @timestamp asc$/);
+    });
+
+    test('recent-5xx: the newest 5xx answers of the access log, with each id one-request takes', () => {
+      const { text, logGroups } = query('recent-5xx');
+      expect(logGroups).toEqual([ref(accessLogsId)]);
+      expect(text).toContain('filter status >= 500');
+      expect(text).toContain('| sort @timestamp desc');
+      const accessLogIds = REQUEST_ID_FIELDS.filter((field) => field in ACCESS_LOG_FIELDS);
+      expect(accessLogIds).toHaveLength(3);
+      expect(fieldsOf(text)).toEqual(expect.arrayContaining([...accessLogIds, 'status', 'errorType']));
     });
 
     test('errors-by-code-and-route: the access log, 4xx and 5xx by status, error type and method', () => {
@@ -195,7 +222,7 @@ describe.each([synthesized.staging, synthesized.production])(
     test("one-key: the access log's lines of one authorizer principal, the key's id", () => {
       const { text, logGroups } = query('one-key');
       expect(logGroups).toEqual([ref(accessLogsId)]);
-      expect(text).toContain(`filter principalId = "${QUERY_PLACEHOLDERS.keyId}"`);
+      expect(text).toContain(`filter principalId = "${placeholder('keyId')}"`);
       expect(ACCESS_LOG_FIELDS.principalId).toBe('$context.authorizer.principalId');
     });
 

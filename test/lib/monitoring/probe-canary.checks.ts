@@ -1,7 +1,7 @@
-// The stage's synthetic probe (lib/monitoring/probe-canary.ts) and its alarm (lib/petstore-alarms.ts
-// watchProbe): the canary runs the bundled steps every 5 minutes against the stage's own base URL, reads
-// its key from a secret of the stack at run time (so that the key is in no template), keeps its run
-// results in a private bucket that goes with the stack, and pages when it fails or stops.
+// The stage's synthetic probe (lib/monitoring/probe-canary.ts) and its alarm, ProbeFailed: the canary
+// runs the bundled steps every 5 minutes against the stage's base URL, reads its key from a secret at
+// run time (so that the key is in no template), keeps its results in a private bucket that goes with
+// the stack, and pages when it fails or stops.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
@@ -24,10 +24,10 @@ describe.each([synthesized.staging, synthesized.production])('the $name probe', 
   const roleId = referencedId(canary.Properties.ExecutionRoleArn);
   const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
 
-  test(`a canary petstore-${name} on the current Node.js Synthetics runtime, every 5 minutes`, () => {
+  test(`a canary petstore-${name} on the newest Node.js Synthetics runtime, every 5 minutes`, () => {
     expect(canary.Properties).toMatchObject({
       Name: `petstore-${name}`,
-      RuntimeVersion: 'syn-nodejs-puppeteer-13.0',
+      RuntimeVersion: 'syn-nodejs-playwright-6.0',
       Code: { Handler: 'canary.handler' },
       Schedule: { Expression: 'rate(5 minutes)' },
       StartCanaryAfterCreation: true,
@@ -133,7 +133,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name probe', 
       );
     });
 
-    test('deleted with the stack, emptied first', () => {
+    test('deleted with the stack, emptied first, once the canary that writes there is gone', () => {
       expect(bucket.DeletionPolicy).toBe('Delete');
       const emptiers = stage
         .all('Custom::S3AutoDeleteObjects')
@@ -141,27 +141,41 @@ describe.each([synthesized.staging, synthesized.production])('the $name probe', 
           ([, resource]) => JSON.stringify(resource.Properties.BucketName) === JSON.stringify(ref(bucketId)),
         );
       expect(emptiers).toHaveLength(1);
+      // CloudFormation deletes a resource before what it depends on: the canary before the emptying.
+      const [[emptierId] = []] = emptiers;
+      expect([canary.DependsOn].flat()).toContain(emptierId);
     });
   });
 
-  test('ProbeFailed: two failed runs in a row, or none at all, notify the alarm topic', () => {
-    const [topicId] = stage.only('AWS::SNS::Topic');
+  test('ProbeFailed: no run passed in 10 minutes (two runs), or none ran; it pages', () => {
     const alarms = stage.all('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('AlarmsProbeFailed'));
     expect(alarms).toHaveLength(1);
-    const [[, alarm] = []] = alarms;
+    const [[alarmId = '', alarm] = []] = alarms;
     expect(defined(alarm, 'ProbeFailed').Properties).toMatchObject({
       Namespace: 'CloudWatchSynthetics',
-      MetricName: 'Failed',
+      MetricName: 'SuccessPercent',
       Dimensions: [{ Name: 'CanaryName', Value: ref(canaryId) }],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
+      Statistic: 'Maximum',
+      Period: 600,
+      Threshold: 100,
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 1,
       TreatMissingData: 'breaching',
-      AlarmActions: [ref(topicId)],
-      OKActions: [ref(topicId)],
     });
+    // Two runs in the window: one failed run alone, with the next one passing, pages no one.
+    expect(Number(alarm?.Properties.Period)).toBe(
+      2 *
+        60 *
+        Number(
+          /rate\((\d+) minutes\)/.exec(String((canary.Properties.Schedule as Properties).Expression))?.[1],
+        ),
+    );
+    const [, page] = defined(
+      stage.all('AWS::CloudWatch::CompositeAlarm').find(([id]) => id.startsWith('AlarmsPage')),
+      'the page',
+    );
+    expect(JSON.stringify(page.Properties.AlarmRule)).toContain(
+      JSON.stringify({ 'Fn::GetAtt': [alarmId, 'Arn'] }),
+    );
   });
 });

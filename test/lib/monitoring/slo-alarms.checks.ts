@@ -5,13 +5,17 @@
 import { describe, expect, test } from '@jest/globals';
 import { App, Stack } from 'aws-cdk-lib';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { apiMetric, methodOfRoute } from '#lib/api/gateway-metrics.ts';
 import { SloAlarms } from '#lib/monitoring/slo-alarms.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { defined, synthesized } from '#test/lib/synthesize.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
-import { ref } from '#test/lib/templates.ts';
-import { AlarmSimulator, alarmRuleText, windowValue } from '#test/lib/monitoring/alarm-simulator.ts';
+import {
+  AlarmSimulator,
+  alarmRuleText,
+  methodTraffic,
+  windowValue,
+} from '#test/lib/monitoring/alarm-simulator.ts';
 import type { MetricQuery, Minute } from '#test/lib/monitoring/alarm-simulator.ts';
 
 /** The SRE workbook's paging pairs: burn rate, then the long and the short window in seconds. */
@@ -94,8 +98,6 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     `${operationId}${objective}${pair}`;
 
   describe('SLO burn-rate alarms', () => {
-    const [topicId] = stage.only('AWS::SNS::Topic');
-
     test('for each objective of each route, a fast and a slow pair: two window alarms and the composite', () => {
       expect([...composites.keys()].sort()).toEqual(cases.map(idOf).sort());
       expect([...windows.keys()].sort()).toEqual(
@@ -105,7 +107,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
 
     test.each(cases)(
-      '$operationId $objective $pair: ALARM(long) AND ALARM(short), notifying the topic',
+      '$operationId $objective $pair: ALARM(long) AND ALARM(short), with no action of its own',
       (pairCase) => {
         const id = idOf(pairCase);
         const composite = stage.resource(defined(composites.get(id), id)).Properties;
@@ -113,8 +115,8 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
           defined(windows.get(window), window),
         );
         expect(alarmRuleText(composite.AlarmRule)).toBe(`(ALARM("${long}") AND ALARM("${short}"))`);
-        expect(composite).toMatchObject({ AlarmActions: [ref(topicId)], OKActions: [ref(topicId)] });
-        expect(composite.AlarmName).toBeUndefined();
+        for (const property of ['AlarmActions', 'OKActions', 'InsufficientDataActions', 'AlarmName'])
+          expect(composite[property]).toBeUndefined();
         const route = `${pairCase.httpMethod} ${pairCase.resource}`;
         expect(composite.AlarmDescription).toMatch(new RegExp(`^Pet store ${name}: `));
         for (const words of [route, pairCase.objective.toLowerCase(), `${pairCase.burnRate} times`])
@@ -169,10 +171,11 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
 
   describe('SLO burn-rate alarms over synthetic traffic, with the stage objectives', () => {
     test.each(objectives)('$operationId $objective', (objective) => {
-      const simulator = new AlarmSimulator(stage, objective.thresholdMs);
+      const simulator = new AlarmSimulator(stage);
       const logicalId = (id: string) => defined(composites.get(id) ?? windows.get(id), id);
       const pair = `${objective.operationId}${objective.objective}`;
-      const states = (id: string, series: Minute[]) => simulator.inAlarm(logicalId(`${pair}${id}`), series);
+      const states = (id: string, series: Minute[]) =>
+        simulator.inAlarm(logicalId(`${pair}${id}`), methodTraffic(series, objective.thresholdMs));
       const { budget } = objective;
 
       // 15 times the rate the budget lasts at: the fast pair pages within its hour, the slow one later.
@@ -229,8 +232,10 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     const stack = new Stack(new App(), 'Budgets');
     const { budgetsLeft } = new SloAlarms(stack, 'Slos', {
       settings: stage.settings,
-      apiName: `petstore-${name}`,
-      topic: new Topic(stack, 'Topic'),
+      metrics: {
+        api: (metricName, options, route) =>
+          apiMetric(`petstore-${name}`, metricName, options, route && methodOfRoute(route)),
+      },
     });
     /** The expression as GetMetricData would be asked it, with its metrics' periods. */
     const queriesOf = (metric: IMetric): MetricQuery[] => {
@@ -263,7 +268,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
         );
         expect(queries.slice(1).every(({ MetricStat }) => MetricStat?.Period === DAYS_28 * 60)).toBe(true);
         const leftAfter = (series: Minute[]) =>
-          windowValue(queries, series, objective.thresholdMs)(DAYS_28 - 1);
+          windowValue(queries, methodTraffic(series, objective.thresholdMs))(DAYS_28 - 1);
         const at = (share: number) => leftAfter(traffic(objective, DAYS_28, () => share));
         expect(at(0)).toBeCloseTo(100, 9);
         expect(at(objective.budget / 2)).toBeCloseTo(50, 9);

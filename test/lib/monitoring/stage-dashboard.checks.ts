@@ -1,7 +1,7 @@
 // Each stage's dashboard (lib/monitoring/stage-dashboard.ts), read from the synthesized DashboardBody:
-// every widget's metric against what the stack, its functions and AWS emit (./emitted-metrics.ts), so
-// that a graph of a metric nothing emits fails here rather than stays empty; then what on-call must
-// find on it; and the init-duration metric filters its function graphs read.
+// every widget's metric against what is emitted (./emitted-metrics.ts), so that a graph of nothing
+// fails here rather than stays empty; each alarm's metric drawn as judged; the budgets over 28 days;
+// what on-call must find on it; and the init-duration metric filters its function graphs read.
 import { describe, expect, test } from '@jest/globals';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { EMITTED_METRICS } from '#shared/observability.ts';
@@ -23,7 +23,34 @@ import {
   titleOf,
   unemittedMetrics,
 } from '#test/lib/monitoring/emitted-metrics.ts';
-import type { DashboardBody, MetricRow } from '#test/lib/monitoring/emitted-metrics.ts';
+import type { DashboardBody, MetricRow, Row, Widget } from '#test/lib/monitoring/emitted-metrics.ts';
+
+const DAYS_28 = 28 * 24 * 3600;
+
+/** The seconds a relative ISO 8601 range reaches back: -P28D, -PT3H, -P4W, -PT90M. */
+function rangeSeconds(start: string): number {
+  const match = /^-P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(start);
+  if (!match || start === '-P' || start.endsWith('T'))
+    throw new Error(`Not a relative ISO 8601 range: ${start}`);
+  const [weeks = 0, days = 0, hours = 0, minutes = 0, seconds = 0] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  return (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds;
+}
+
+/** The period CloudWatch draws a row with: its own, else its widget's, else 300 seconds. */
+const periodOf = (row: Row, widget: Widget) => Number(row.options.period ?? widget.properties.period ?? 300);
+
+/**
+ * How much time a single-value widget's number covers: its range (its own, else the dashboard's),
+ * or, unless it sets its period to that range, no more than the period of its rows.
+ */
+function secondsRead(widget: Widget, body: DashboardBody): number {
+  if (widget.properties.end !== undefined) throw new Error(`${titleOf(widget)}: a fixed end`);
+  const range = rangeSeconds(String(widget.properties.start ?? body.start));
+  if (widget.properties.setPeriodToTimeRange === true) return range;
+  return Math.min(range, ...rowsOf(widget).map((row) => periodOf(row, widget)));
+}
 
 /** Each function of the stage by the name the stack gives it: the routes' operationIds and authorizer. */
 const FUNCTIONS: Record<string, string> = { ...ROUTE_FUNCTION_IDS, authorizer: 'AuthorizerFunction' };
@@ -219,7 +246,7 @@ describe.each([synthesized.staging, synthesized.production])(
             {
               namespace: EMITTED_METRICS.namespace,
               metricName: 'AuthFailures',
-              dimensions: { service: EMITTED_METRICS.service },
+              dimensions: { service: EMITTED_METRICS.service, stage: name },
             },
           ]),
         ).toEqual([]);
@@ -239,7 +266,11 @@ describe.each([synthesized.staging, synthesized.production])(
               {
                 namespace: EMITTED_METRICS.namespace,
                 metricName: EMITTED_METRICS.coldStart,
-                dimensions: { service: EMITTED_METRICS.service, function_name: refMarker(functionId) },
+                dimensions: {
+                  service: EMITTED_METRICS.service,
+                  stage: name,
+                  function_name: refMarker(functionId),
+                },
               },
               { namespace: stageMetrics, metricName: `${functionName}InitDuration`, dimensions: {} },
             ]),
@@ -318,19 +349,99 @@ describe.each([synthesized.staging, synthesized.production])(
             expect(titles).toContain(`${operationId}: ${objective} budget left`);
       });
 
-      test('one alarm status widget: every alarm that notifies, and every composite alarm', () => {
+      test('each budget reads its whole 28 days, whatever range the dashboard shows', () => {
+        const numbers = body.widgets.filter((widget) => widget.properties.view === 'singleValue');
+        expect(numbers.map((widget) => secondsRead(widget, body))).toEqual(numbers.map(() => DAYS_28));
+        // The dashboard itself opens on hours: the widgets' own range is what keeps the budget's.
+        expect(rangeSeconds(String(body.start))).toBeLessThan(DAYS_28);
+      });
+
+      test("one alarm status widget: every alarm on-call reads, the SLOs' windows aside", () => {
         const statusWidgets = body.widgets.filter((widget) => widget.type === 'alarm');
         expect(statusWidgets).toHaveLength(1);
-        const notifying = stage
+        const metricAlarms = stage
           .all('AWS::CloudWatch::Alarm')
-          .filter(([, alarm]) => ((alarm.Properties.AlarmActions ?? []) as unknown[]).length > 0);
+          .filter(([id]) => !/^Slos\w+(Long|Short)[0-9A-F]{8}$/.test(id));
         const composite = stage.all('AWS::CloudWatch::CompositeAlarm');
-        expect(notifying.length).toBeGreaterThan(0);
+        expect(metricAlarms.length).toBeGreaterThan(0);
         expect(composite.length).toBeGreaterThan(0);
         const listed = defined(statusWidgets[0], 'the alarm widget').properties.alarms as string[];
         expect([...listed].sort()).toEqual(
-          [...notifying, ...composite].map(([id]) => getAttMarker(id, 'Arn')).sort(),
+          [...metricAlarms, ...composite].map(([id]) => getAttMarker(id, 'Arn')).sort(),
         );
+      });
+
+      test("each metric alarm's metric, with the statistic and period it is judged by", () => {
+        const drawn = new Set(
+          body.widgets.flatMap((widget) =>
+            rowsOf(widget).flatMap((row) =>
+              row.kind === 'metric'
+                ? [`${metricKey(row)} ${statOf(row, widget)} ${periodOf(row, widget)}`]
+                : [],
+            ),
+          ),
+        );
+        const judged = stage
+          .all('AWS::CloudWatch::Alarm')
+          .filter(([, alarm]) => alarm.Properties.MetricName !== undefined)
+          .map(([id, { Properties }]) => {
+            const dimensions = Object.fromEntries(
+              ((Properties.Dimensions ?? []) as { Name: string; Value: unknown }[]).map(({ Name, Value }) => [
+                Name,
+                typeof Value === 'string' ? Value : refMarker(String((Value as { Ref: string }).Ref)),
+              ]),
+            );
+            const key = metricKey({
+              namespace: String(Properties.Namespace),
+              metricName: String(Properties.MetricName),
+              dimensions,
+            });
+            const stat = String(Properties.Statistic ?? Properties.ExtendedStatistic);
+            return { id, shown: `${key} ${stat} ${String(Properties.Period)}` };
+          });
+        expect(judged.length).toBeGreaterThan(10);
+        expect(judged.filter(({ shown: row }) => !drawn.has(row)).map(({ id }) => id)).toEqual([]);
+        // The table's throttle alarm adds up its events: the graph draws that very expression.
+        const [, throttles] = defined(
+          stage.all('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith('AlarmsDynamoDbThrottles')),
+          'DynamoDbThrottles',
+        );
+        const expression = (throttles.Properties.Metrics as { Expression?: string }[]).find(
+          (query) => query.Expression,
+        )?.Expression;
+        const expressions = body.widgets.flatMap((widget) =>
+          rowsOf(widget).flatMap((row) => (row.kind === 'expression' ? [row.expression] : [])),
+        );
+        expect(expressions).toContain(expression);
+      });
+    });
+
+    describe('the range check itself', () => {
+      const budget = defined(
+        body.widgets.find((widget) => widget.properties.view === 'singleValue'),
+        'a budget widget',
+      );
+      test("fails a widget without a range of its own: it reads the dashboard's", () => {
+        const { start: _start, ...rest } = budget.properties;
+        expect(secondsRead({ ...budget, properties: rest }, body)).toBe(rangeSeconds(String(body.start)));
+      });
+      test('fails a widget whose number is its last period, shorter than its range', () => {
+        const hourly: Properties = {
+          ...budget.properties,
+          metrics: [['AWS/Lambda', 'Errors', { period: 3600 }]],
+        };
+        const { setPeriodToTimeRange: _whole, ...lastPeriod } = hourly;
+        expect(secondsRead({ ...budget, properties: hourly }, body)).toBe(DAYS_28);
+        expect(secondsRead({ ...budget, properties: lastPeriod }, body)).toBe(3600);
+      });
+      test('reads ISO 8601 durations', () => {
+        expect([
+          rangeSeconds('-P28D'),
+          rangeSeconds('-PT3H'),
+          rangeSeconds('-P4W'),
+          rangeSeconds('-PT90M'),
+        ]).toEqual([DAYS_28, 3 * 3600, DAYS_28, 5400]);
+        expect(() => rangeSeconds('2026-01-01T00:00:00Z')).toThrow();
       });
     });
 
