@@ -21,6 +21,7 @@ export default {
       ],
       ignoreDependencies: [
         // test/docs/aws-commands.test.ts loads each service's SDK client by a name the runbook gives.
+        '@aws-sdk/client-cloudwatch',
         '@aws-sdk/client-cloudwatch-logs',
         '@aws-sdk/client-iam',
         '@aws-sdk/client-kms',

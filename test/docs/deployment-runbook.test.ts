@@ -217,6 +217,7 @@ function monthlyCounts(resources: Resources) {
   const ofType = (type: string) => Object.values(resources).filter(({ Type }) => Type === type);
   const caches = ofType('AWS::ApiGateway::Stage').filter(({ Properties }) => Properties?.CacheClusterEnabled);
   const alarms = ofType('AWS::CloudWatch::Alarm');
+  const alarmIds = Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::CloudWatch::Alarm');
   const metricsOf = ({ Properties }: { Properties?: Record<string, unknown> }) =>
     ((Properties?.Metrics as { MetricStat?: unknown }[] | undefined) ?? [{ MetricStat: {} }]).filter(
       (query) => query.MetricStat,
@@ -235,7 +236,13 @@ function monthlyCounts(resources: Resources) {
     secrets: ofType('AWS::SecretsManager::Secret').length,
     alarms: alarms.length,
     oneMetricAlarms: alarms.filter((alarm) => !alarm.Properties?.Metrics).length,
-    mathAlarmMetrics: alarms.filter((alarm) => alarm.Properties?.Metrics).map(metricsOf),
+    /** The metrics of the table's throttle alarm, and of each SLO window. */
+    throttleMetrics: alarmIds
+      .filter((id) => id.startsWith('AlarmsDynamoDbThrottles'))
+      .map((id) => metricsOf(resources[id] ?? {})),
+    windowMetrics: alarmIds
+      .filter((id) => /^Slos\w+(Long|Short)/.test(id))
+      .map((id) => metricsOf(resources[id] ?? {})),
     alarmMetrics: alarms.map(metricsOf).reduce((sum, count) => sum + count, 0),
     compositeAlarms: ofType('AWS::CloudWatch::CompositeAlarm').length,
     dashboards: ofType('AWS::CloudWatch::Dashboard').length,
@@ -412,12 +419,13 @@ describe("docs/stages.md's cost of production", () => {
       /(\d+) watch one metric each, and DynamoDbThrottles adds up the (\d+) throttle metrics\. The (\d+) windows of the SLOs read (\d+) metrics each for availability, (\d+) for latency/.exec(
         prose,
       ) ?? [];
-    const windowMetrics = counted.mathAlarmMetrics.slice(1);
-    expect([Number(oneMetric), counted.mathAlarmMetrics[0], windowMetrics.length]).toEqual([
+    const { windowMetrics } = counted;
+    expect([Number(oneMetric), counted.throttleMetrics, windowMetrics.length]).toEqual([
       counted.oneMetricAlarms,
-      Number(throttleMetrics),
+      [Number(throttleMetrics)],
       Number(windows),
     ]);
+    expect(counted.oneMetricAlarms + 1 + windowMetrics.length).toBe(counted.alarms);
     expect(new Set(windowMetrics)).toEqual(new Set([Number(availability), Number(latency)]));
     const [, asOne] = /counted as one, the line would\s+be \$(\d+\.\d+)/.exec(prose) ?? [];
     expect(Number(asOne)).toBeCloseTo(counted.alarms * dollars(row(/CloudWatch alarms/).price), 2);

@@ -95,9 +95,9 @@ const ROWS: [label: string, cell: (stage: StageSettings) => string][] = [
       return [warm.table, ...Object.values(warm.indexes)].map((each) => (each ? units(each) : '')).join('; ');
     },
   ],
-  ['alarm: API 5xx in 5 minutes', ({ alarms }) => `≥ ${figure(alarms.serverErrorsPer5Minutes)}`],
+  ["alarm: a route's 5xx in 5 minutes", ({ alarms }) => `≥ ${figure(alarms.serverErrorsPer5Minutes)}`],
   [
-    `alarm: p99 latency per minute, ${window.datapointsToAlarm} of the last ${window.evaluationPeriods} minutes`,
+    `alarm: a route's p99 latency per minute, ${window.datapointsToAlarm} of the last ${window.evaluationPeriods} minutes`,
     ({ alarms }) => `≥ ${figure(alarms.p99LatencyMs)} ms`,
   ],
   [
@@ -232,7 +232,6 @@ const QUOTES: { constant: string; quotes: Quote[] }[] = [
   {
     constant: "the probe's interval and the SLOs' burn-rate pairs (lib/monitoring/)",
     quotes: [
-      quote(/canary does every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
       quote(/calls each stage every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
       quote(/walks the API every (\d+) minutes/, PROBE_INTERVAL.toMinutes()),
       quote(
@@ -240,7 +239,6 @@ const QUOTES: { constant: string; quotes: Quote[] }[] = [
         ...BURN_PAIRS.flatMap(({ burnRate, long, short }) => [burnRate, long.toHours(), short.toMinutes()]),
       ),
       quote(/Fast ([\d.]+)x, Slow ([\d.]+)x/, ...BURN_PAIRS.map(({ burnRate }) => burnRate)),
-      quote(/error budget ([\d.]+) or ([\d.]+) times as fast/, ...BURN_PAIRS.map(({ burnRate }) => burnRate)),
     ],
   },
 ];
