@@ -89,6 +89,14 @@ async function describeStageStack(stage: DeployedStage): Promise<{ entries: Outp
   }
 }
 
+/** Each stage's stack described once a process: a command that reads two sets of outputs asks once. */
+const described = new Map<DeployedStage, ReturnType<typeof describeStageStack>>();
+function stackOutputs(stage: DeployedStage) {
+  let outputs = described.get(stage);
+  if (!outputs) described.set(stage, (outputs = describeStageStack(stage)));
+  return outputs;
+}
+
 /**
  * The outputs named `names` of `stage`: the stack's `CfnOutput`s by their ids, from its outputs file
  * if there is one, else from its stack. An output is found by the start of its key, since one
@@ -102,7 +110,7 @@ export async function readStageOutputs<Name extends string>(
     throw new StageOutputsError(`--stage must be ${STAGES.join(' or ')}, not "${stage}".`);
   const { entries, source } = existsSync(outputsFileOf(stage))
     ? { entries: readOutputsFile(stage), source: outputsFileOf(stage) }
-    : await describeStageStack(stage);
+    : await stackOutputs(stage);
   const output = (name: Name) => {
     const found = entries.find(([key, value]) => key.startsWith(name) && typeof value === 'string');
     if (!found)
