@@ -4,10 +4,11 @@ import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 
-const { settings, table, observability } = fromLambdaEnvironment('createPet');
+const { settings, table, observability, stageHeaders } = fromLambdaEnvironment('createPet');
 
 export const handler = createCreatePetHandler({
   pets: createDynamoDbPetStore(table, { shards: settings.petShards }),
   idempotencyRecords: createIdempotencyRecords(table),
   observability,
+  stageHeaders,
 });

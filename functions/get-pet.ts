@@ -4,9 +4,10 @@ import { createGetPetHandler } from '#functions/get-pet-handler.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { withPetReadCache } from '#shared/store/pet-read-cache.ts';
 
-const { table, observability } = fromLambdaEnvironment('getPet');
+const { table, observability, stageHeaders } = fromLambdaEnvironment('getPet');
 
 export const handler = createGetPetHandler({
   pets: withPetReadCache(createDynamoDbPetStore(table)),
   observability,
+  stageHeaders,
 });

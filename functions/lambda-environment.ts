@@ -5,6 +5,8 @@ import { FUNCTION_MANIFESTS, LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import type { FunctionName, LambdaSetting } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
+import { parseKeyLimits, rateLimitPolicy } from '#shared/http/rate-limit-policy.ts';
+import type { KeyLimits } from '#shared/http/rate-limit-policy.ts';
 import { createObservability } from '#shared/observability.ts';
 import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
 import { MAX_PET_SHARDS } from '#shared/store/table.ts';
@@ -25,6 +27,7 @@ const SETTING_READERS = {
   stage: () => requireEnv(LAMBDA_VARIABLES.stage),
   cursorSecret: () => requireEnv(LAMBDA_VARIABLES.cursorSecret, { minLength: CURSOR_SECRET_MIN_LENGTH }),
   petShards: () => petShardsFromEnvironment(),
+  keyLimits: () => keyLimitsFromEnvironment(),
 } satisfies Record<LambdaSetting, () => unknown>;
 
 type Manifests = typeof FUNCTION_MANIFESTS;
@@ -34,19 +37,34 @@ type SettingsOf<Name extends FunctionName> = {
 
 /**
  * The settings the function's manifest names, each read and checked; the table client on its table
- * (one DynamoDB client per process), its logs and metrics.
+ * (one DynamoDB client per process), its logs and metrics, and the headers of the stage's answers.
  */
 export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
   const settings = Object.fromEntries(
     FUNCTION_MANIFESTS[name].settings.map((setting) => [setting, SETTING_READERS[setting]()]),
   ) as SettingsOf<Name>;
   // Every manifest's settings start with these two.
-  const { tableName, stage } = settings as { tableName: string; stage: string };
+  const { tableName, stage, keyLimits } = settings as {
+    tableName: string;
+    stage: string;
+    keyLimits?: KeyLimits;
+  };
   return {
     settings,
     table: createTableClient({ tableName, documentClient: createDocumentClient() }),
     observability: createObservability({ metrics: { stage } }),
+    stageHeaders: keyLimits && { 'RateLimit-Policy': rateLimitPolicy(keyLimits) },
   };
+}
+
+export function keyLimitsFromEnvironment(): KeyLimits {
+  const name = LAMBDA_VARIABLES.keyLimits;
+  const limits = parseKeyLimits(requireEnv(name));
+  if (!limits)
+    throw new Error(
+      `Environment variable ${name} must be JSON {rateLimit, burstLimit, requestsPerDay}, each above 0.`,
+    );
+  return limits;
 }
 
 export function petShardsFromEnvironment(): number {

@@ -4,10 +4,11 @@ import { createListPetsHandler } from '#functions/list-pets-handler.ts';
 import { createCursors } from '#shared/http/pagination.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 
-const { settings, table, observability } = fromLambdaEnvironment('listPets');
+const { settings, table, observability, stageHeaders } = fromLambdaEnvironment('listPets');
 
 export const handler = createListPetsHandler({
   pets: createDynamoDbPetStore(table, { shards: settings.petShards }),
   cursors: createCursors(settings.cursorSecret),
   observability,
+  stageHeaders,
 });

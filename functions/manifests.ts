@@ -14,6 +14,8 @@ export const LAMBDA_VARIABLES = {
   cursorSecret: 'PETSTORE_CURSOR_SECRET',
   /** The shards of the stage's table (lib/stage-settings.ts): walked by lists, leased by creates. */
   petShards: 'PETSTORE_PET_SHARDS',
+  /** The usage plan's limits on each key, as JSON (shared/http/rate-limit-policy.ts). */
+  keyLimits: 'PETSTORE_KEY_LIMITS',
 } as const;
 export type LambdaSetting = keyof typeof LAMBDA_VARIABLES;
 
@@ -45,7 +47,7 @@ export const MISSING_PET_ID = Number.MAX_SAFE_INTEGER;
 export const FUNCTION_MANIFESTS = {
   listPets: {
     entry: 'functions/list-pets.ts',
-    settings: ['tableName', 'stage', 'cursorSecret', 'petShards'],
+    settings: ['tableName', 'stage', 'cursorSecret', 'petShards', 'keyLimits'],
     tableAccess: 'readPets',
     rolloutCheck: {
       what: 'GET /pets?limit=1',
@@ -58,7 +60,7 @@ export const FUNCTION_MANIFESTS = {
   },
   createPet: {
     entry: 'functions/create-pet.ts',
-    settings: ['tableName', 'stage', 'petShards'],
+    settings: ['tableName', 'stage', 'petShards', 'keyLimits'],
     tableAccess: 'createPets',
     // Invalid, so that no pet is created: the body is checked before anything is written.
     rolloutCheck: {
@@ -72,7 +74,7 @@ export const FUNCTION_MANIFESTS = {
   },
   getPet: {
     entry: 'functions/get-pet.ts',
-    settings: ['tableName', 'stage'],
+    settings: ['tableName', 'stage', 'keyLimits'],
     tableAccess: 'readPets',
     rolloutCheck: {
       what: `GET /pets/${MISSING_PET_ID}`,

@@ -67,6 +67,7 @@ export class PetstoreStack extends Stack {
           cursorSecret: cursorSecret.dynamicReference,
           petShards: String(settings.petShards),
           stage: settings.name,
+          keyLimits: JSON.stringify(settings.perKeyLimits),
         }),
       });
     };

@@ -6,6 +6,7 @@ import { MethodLoggingLevel } from 'aws-cdk-lib/aws-apigateway';
 import { LambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import type { ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { KeyLimits } from '#shared/http/rate-limit-policy.ts';
 import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { PET_SHARDS, STATUS_INDEX } from '#shared/store/table.ts';
@@ -43,7 +44,7 @@ export type StageSettings = {
    * (usageIdentifierKey) and `npm run keys -- create --stage` registers it in the plan.
    * Higher: a busy client is refused less; lower: a runaway client or a leaked key takes less of the stage.
    */
-  perKeyLimits: { rateLimit: number; burstLimit: number; requestsPerDay: number };
+  perKeyLimits: KeyLimits;
   /**
    * How long API Gateway keeps the authorizer's answer (its policy) for a key (0: not at all, at most
    * 3,600): a revoked key keeps working through API Gateway for up to this long.

@@ -4,6 +4,7 @@
 // this process talks to it through the counting proxy, so its requests can be counted.
 import { randomBytes } from 'node:crypto';
 import { lambdaEnvironment } from '../../functions/lambda-environment.ts';
+import { STAGE_SETTINGS } from '../../lib/stage-settings.ts';
 import type { FunctionName } from '../../functions/manifests.ts';
 import { startEmbeddedDynamoDb } from '../../local/dynamodb/embedded.ts';
 import { createSourceFunctions } from '../../local/lambda/source-functions.ts';
@@ -63,6 +64,7 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
         stage: 'bench',
         cursorSecret,
         petShards: String(PET_SHARDS),
+        keyLimits: JSON.stringify(STAGE_SETTINGS.production.perKeyLimits),
       }),
       AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
       NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,

@@ -476,6 +476,28 @@ export interface components {
     Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT';
     /** @description The replacement: listPets (`GET /pets`) with its `status` filter. */
     SuccessorVersionLink: '</v1/pets>; rel="successor-version"';
+    /**
+     * @description A weak validator of this answer (RFC 9110, 8.8.3): send it back in `If-None-Match` to get
+     * a `304` while the answer is unchanged. A gzipped answer has the same tag.
+     */
+    ETag: string;
+    /**
+     * @description A private cache may keep the answer and must revalidate it before each use; shared caches
+     * must not keep it.
+     */
+    CacheControl: 'private, no-cache';
+    /**
+     * @description The API key's limits on the stages that limit keys, as
+     * draft-ietf-httpapi-ratelimit-headers-11 spells them: `rate` (requests a second, with the bucket size as
+     * `petstore-burst`) and `daily`. No `RateLimit` field is sent: API Gateway does not tell the function
+     * what is left.
+     */
+    RateLimitPolicy: string;
+    /**
+     * @description `gzip` (or `deflate`) when the request's `Accept-Encoding` names it and the body is 1024
+     * bytes or more.
+     */
+    ContentEncoding: 'gzip' | 'deflate';
   };
   pathItems: never;
 }
@@ -498,7 +520,14 @@ export interface operations {
          */
         cursor?: string | undefined;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of an answer kept, or a list of them, or `*`: when one matches (weakly),
+         * the answer is `304` with no body. A field that does not parse is ignored; of one sent on several
+         * lines, the last counts.
+         */
+        'If-None-Match'?: string | undefined;
+      };
       path?: never;
       cookie?: never;
     };
@@ -507,6 +536,30 @@ export interface operations {
       /** @description A page of animals (an empty array when there are none). */
       200: {
         headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          /**
+           * @description RFC 8288 link to the next page, present only when more animals follow:
+           * `</v1/pets?limit=...&status=...&cursor=...>; rel="next"` (path-absolute).
+           */
+          Link?: string;
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Encoding': components['headers']['ContentEncoding'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Pet'][];
+        };
+      };
+      /**
+       * @description The answer is unchanged since the `ETag` sent in `If-None-Match`: use the copy kept. No
+       * body. Only a request with `If-None-Match` gets it.
+       */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           /**
            * @description RFC 8288 link to the next page, present only when more animals follow:
            * `</v1/pets?limit=...&status=...&cursor=...>; rel="next"` (path-absolute).
@@ -514,9 +567,7 @@ export interface operations {
           Link?: string;
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['Pet'][];
-        };
+        content?: never;
       };
       400: components['responses']['ValidationError'];
       401: components['responses']['Unauthorized'];
@@ -559,6 +610,8 @@ export interface operations {
            * @description `true` when this answer replays an earlier request with the same `Idempotency-Key`.
            */
           'Idempotent-Replayed'?: 'true';
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Encoding': components['headers']['ContentEncoding'];
           [name: string]: unknown;
         };
         content: {
@@ -582,7 +635,14 @@ export interface operations {
   getPet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of an answer kept, or a list of them, or `*`: when one matches (weakly),
+         * the answer is `304` with no body. A field that does not parse is ignored; of one sent on several
+         * lines, the last counts.
+         */
+        'If-None-Match'?: string | undefined;
+      };
       path: {
         /**
          * @description The animal's id, a plain decimal integer (no sign, leading zeros or spaces). Not a
@@ -597,14 +657,34 @@ export interface operations {
       /** @description The animal. */
       200: {
         headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
           Link: components['headers']['SuccessorVersionLink'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Encoding': components['headers']['ContentEncoding'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Pet'];
         };
+      };
+      /**
+       * @description The answer is unchanged since the `ETag` sent in `If-None-Match`: use the copy kept. No
+       * body. Only a request with `If-None-Match` gets it.
+       */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          Link: components['headers']['SuccessorVersionLink'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_error`: A parameter, header or the body is invalid. */
       400: {

@@ -1,8 +1,8 @@
-// The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer (the
-// routes' functions; 404 and 405 answered by API Gateway itself), gateway responses as Error objects,
-// throttling, JSON access logs, execution logs, X-Ray and the per-key usage plan. As the settings
-// say: the stage cache of `GET /pets`, and a regional custom domain whose base path `v1` maps to stage `v1`.
-import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+// The REST API: stage `v1`, the methods of shared/http/api-methods.ts behind the TOKEN authorizer (404
+// and 405 by API Gateway itself), gateway responses as Error objects, compression, throttling, access
+// and execution logs, X-Ray and the per-key usage plan. As the settings say: the stage cache of
+// `GET /pets`, and a regional custom domain whose base path `v1` maps to stage `v1`.
+import { Duration, Fn, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   ApiKeySourceType,
   DomainName,
@@ -31,7 +31,7 @@ import type { AccessLogMetrics } from '#lib/api/access-log-metrics.ts';
 import { addErrorMethod, addGatewayResponses } from '#lib/api/gateway-responses.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
-import { AUTHORIZER, BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';
+import { AUTHORIZER, BASE_PATH, MINIMUM_COMPRESSION_BYTES, STAGE_NAME } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 
 export type PetstoreApiProps = {
@@ -81,6 +81,7 @@ export class PetstoreApi extends Construct {
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      minCompressionSize: Size.bytes(MINIMUM_COMPRESSION_BYTES),
       deployOptions: {
         stageName: STAGE_NAME,
         ...methodSettings,
@@ -142,7 +143,7 @@ export class PetstoreApi extends Construct {
 
   /**
    * Each method of shared/http/api-methods.ts: a function, or an Error from a mock integration. On a
-   * stage with a cache, a cacheable method declares its cache key's query parameters (none required).
+   * stage with a cache, a cacheable method declares its cache key's parameters (none required).
    */
   private addMethods(
     routeFunctions: Record<OperationId, IFunction>,
@@ -155,7 +156,13 @@ export class PetstoreApi extends Construct {
         addErrorMethod(resource, method.error, authorizer);
         continue;
       }
-      const cacheKey = cached ? method.cacheKeyQueryParameters?.map(querystringParameter) : undefined;
+      const cacheKey =
+        cached && method.cacheKeyQueryParameters
+          ? [
+              ...method.cacheKeyQueryParameters.map((name) => `method.request.querystring.${name}`),
+              ...(method.cacheKeyHeaders ?? []).map((name) => `method.request.header.${name}`),
+            ]
+          : undefined;
       const integration = new LambdaIntegration(routeFunctions[method.operationId], {
         allowTestInvoke: false,
         ...(cacheKey && { cacheKeyParameters: cacheKey }),
@@ -197,8 +204,6 @@ export class PetstoreApi extends Construct {
     }
   }
 }
-
-const querystringParameter = (name: string) => `method.request.querystring.${name}`;
 
 /**
  * The stage cache: a cache cluster, caching off for every method (API Gateway would turn a stage-wide

@@ -6,7 +6,7 @@ import type { ApiError } from '#shared/api-error.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
-import { AUTHORIZER, STAGE_NAME } from '#shared/http/routes.ts';
+import { AUTHORIZER, MINIMUM_COMPRESSION_BYTES, STAGE_NAME } from '#shared/http/routes.ts';
 
 export type Integration =
   /** A Lambda proxy integration, naming its function as the function runner knows it. */
@@ -64,6 +64,8 @@ export type ApiDefinition = {
   /** The stage's method throttling: one bucket per method. */
   methodThrottle?: RateLimit;
   usagePlan?: UsagePlanDefinition;
+  /** The REST API's minimumCompressionSize: answers this large or larger are compressed. Absent: none. */
+  minimumCompressionSize?: number;
 };
 
 function mockOf(error: ApiError): Integration {
@@ -73,8 +75,8 @@ function mockOf(error: ApiError): Integration {
 
 /**
  * The API as the shared modules define it, with the functions named by operationId and
- * `authorizer`. No caches and no limits: a revoked key is refused at once, a new pet is listed at
- * once, and a developer's loop is never throttled.
+ * `authorizer`, compressing as the stages do. No caches and no limits: a revoked key is refused at
+ * once, a new pet is listed at once, and a developer's loop is never throttled.
  */
 export function apiDefinitionFromModules(): ApiDefinition {
   return {
@@ -99,5 +101,6 @@ export function apiDefinitionFromModules(): ApiDefinition {
         { status: body.status, headers, template: JSON.stringify(body) },
       ]),
     ),
+    minimumCompressionSize: MINIMUM_COMPRESSION_BYTES,
   };
 }

@@ -1,6 +1,6 @@
 // The local API Gateway: a REST API stage served from its definition (from the shared modules or a
 // synthesized template) in front of a function runner (in this process or in child processes), taking
-// each request through API Gateway's steps in API Gateway's order.
+// each request through API Gateway's steps in API Gateway's order, and compressing the answer last.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError } from '#shared/api-error.ts';
 import { errorResponse } from '#shared/http/json-response.ts';
@@ -10,6 +10,7 @@ import { gatewayAnswer } from '#local/api-gateway/gateway-responses.ts';
 import type { GatewayAnswerType } from '#local/api-gateway/gateway-responses.ts';
 import { createGatewayLimits } from '#local/api-gateway/throttling.ts';
 import { cacheKeyOf, createResponseCache } from '#local/api-gateway/response-cache.ts';
+import { compressedAnswer } from '#local/api-gateway/compression.ts';
 import type { FunctionRunner } from '#local/lambda/runner.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
 import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
@@ -227,8 +228,8 @@ export function createApiGateway({
     return result;
   }
 
-  return (request) =>
-    handleGatewayRequest(request).catch((error: unknown) => {
+  return async (request) => {
+    const answer = await handleGatewayRequest(request).catch((error: unknown) => {
       const { requestId, method, target } = request;
       reportFault({
         requestId,
@@ -238,4 +239,10 @@ export function createApiGateway({
       });
       return answerTo(request)('DEFAULT_5XX');
     });
+    // Last, on the way out: the stage cache keeps answers as the integration gave them.
+    const acceptEncoding = request.headers.findLast(
+      ([name]) => name.toLowerCase() === 'accept-encoding',
+    )?.[1];
+    return compressedAnswer(answer, acceptEncoding, definition.minimumCompressionSize);
+  };
 }

@@ -1,7 +1,7 @@
 // The local gateway's definition read from a synthesized template: the REST API's resources and
 // methods (Lambda proxy integrations name the alias or function they invoke; mock integrations answer
 // with the integration response their request template selects), the stage's cache of each method, its
-// TOKEN authorizer, gateway responses, the stage's method throttling and the usage plan's limits.
+// TOKEN authorizer, gateway responses, the stage's throttling, the usage plan's limits and compression.
 import type {
   ApiDefinition,
   ApiMethodDefinition,
@@ -188,6 +188,9 @@ export function apiDefinitionFromTemplate(reader: TemplateReader): ApiDefinition
     gatewayResponses,
     methodThrottle: rateLimitOf(allMethods?.ThrottlingRateLimit, allMethods?.ThrottlingBurstLimit),
     usagePlan: usagePlan && usagePlanOf(reader.resolve(usagePlan.Properties) as Properties),
+    ...(restApi.Properties.MinimumCompressionSize !== undefined && {
+      minimumCompressionSize: Number(restApi.Properties.MinimumCompressionSize),
+    }),
   };
 }
 

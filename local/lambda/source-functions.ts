@@ -7,6 +7,7 @@ import { createCreatePetHandler } from '#functions/create-pet-handler.ts';
 import { createGetPetHandler } from '#functions/get-pet-handler.ts';
 import { createListPetsHandler } from '#functions/list-pets-handler.ts';
 import type { FunctionName } from '#functions/manifests.ts';
+import type { HeaderMap } from '#shared/http/json-response.ts';
 import { createCursors } from '#shared/http/pagination.ts';
 import { createObservability } from '#shared/observability.ts';
 import type { Observability } from '#shared/observability.ts';
@@ -27,6 +28,8 @@ export type SourceFunctionsConfig = {
   /** Picks the id counter a grown table leases from; at random unless told. */
   pickCounter?: () => number;
   observability?: Observability;
+  /** Headers of every answer, as a stage's functions send its RateLimit-Policy; none by default. */
+  stageHeaders?: HeaderMap;
 };
 
 export function createSourceFunctions({
@@ -37,16 +40,18 @@ export function createSourceFunctions({
   pickCounter,
   // No CloudWatch reads this process's output: logs only.
   observability = createObservability({ metrics: false }),
+  stageHeaders,
 }: SourceFunctionsConfig) {
   const pets = () => createDynamoDbPetStore(table, { shards: petShards, pickCounter });
+  const endpoint = { observability, stageHeaders };
   return {
-    listPets: createListPetsHandler({ pets: pets(), cursors: createCursors(cursorSecret), observability }),
+    listPets: createListPetsHandler({ pets: pets(), cursors: createCursors(cursorSecret), ...endpoint }),
     createPet: createCreatePetHandler({
       pets: pets(),
       idempotencyRecords: createIdempotencyRecords(table),
-      observability,
+      ...endpoint,
     }),
-    getPet: createGetPetHandler({ pets: withPetReadCache(pets(), petReadCacheEntries), observability }),
+    getPet: createGetPetHandler({ pets: withPetReadCache(pets(), petReadCacheEntries), ...endpoint }),
     authorizer: createAuthorizerHandler({ apiKeys: createApiKeyStore(table), observability }),
   } satisfies Record<FunctionName, unknown>;
 }

@@ -120,15 +120,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
             requestId,
             expectation,
           });
+    const payload = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
     response.writeHead(result.statusCode, {
       ...result.headers,
-      'Content-Length': Buffer.byteLength(result.body),
+      'Content-Length': payload.length,
       'x-amzn-RequestId': requestId,
       // While draining, the client knows not to send another request on the connection, and Node
       // closes it. A body left unread cannot be skipped over to reach the next request.
       ...((connections.isDraining() || !request.complete) && { Connection: 'close' }),
     });
-    response.end(result.body);
+    response.end(payload);
     accessLog({
       method: request.method ?? '',
       path: (routed instanceof ApiError ? (request.url ?? '') : routed.target).split('?')[0] ?? '',

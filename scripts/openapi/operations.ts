@@ -10,11 +10,18 @@ import type { Json } from '#scripts/openapi/objects.ts';
 import { operationResponses } from '#scripts/openapi/operation-responses.ts';
 import {
   IDEMPOTENCY_KEY_PARAMETER,
+  IF_NONE_MATCH_PARAMETER,
   parameterList,
   PATH_PARAMETERS,
   QUERY_PARAMETERS,
 } from '#scripts/openapi/parameters.ts';
-import { DEPRECATION_HEADER_REFS, header } from '#scripts/openapi/response-headers.ts';
+import {
+  ANSWER_HEADER_REFS,
+  DEPRECATION_HEADER_REFS,
+  VALIDATOR_HEADER_REFS,
+  header,
+  notModified,
+} from '#scripts/openapi/response-headers.ts';
 
 const petContent = jsonContent(schemaRef('Pet'));
 
@@ -26,6 +33,13 @@ const LIST_CACHE_KEY = (
   .join(', ')
   .replace(/, (?=[^,]*$)/, ' and ');
 
+const NEXT_PAGE_LINK = header(
+  'RFC 8288 link to the next page, present only when more animals follow: ' +
+    `\`<${BASE_PATH}/pets?limit=...&status=...&cursor=...>; rel="next"\` (path-absolute).`,
+  { type: 'string', pattern: `^<${BASE_PATH}/pets\\?[^>]*cursor=[^>]*>; rel="next"$` },
+  false,
+);
+
 const OPERATIONS: Record<OperationId, Json> = {
   listPets: {
     summary: 'List animals',
@@ -36,21 +50,15 @@ const OPERATIONS: Record<OperationId, Json> = {
       `production server a page may be up to ${LIST_PAGE_MAX_AGE_SECONDS} seconds old: API Gateway caches it by ` +
       `${LIST_CACHE_KEY}, for every API key alike. A new animal may take that long to appear ` +
       'in a list, a filtered one a moment longer; getPet reads it at once.',
-    parameters: parameterList('query', QUERY_PARAMETERS),
+    parameters: [...parameterList('query', QUERY_PARAMETERS), IF_NONE_MATCH_PARAMETER],
     responses: operationResponses(
       {
         200: {
           description: 'A page of animals (an empty array when there are none).',
-          headers: {
-            Link: header(
-              'RFC 8288 link to the next page, present only when more animals follow: ' +
-                `\`<${BASE_PATH}/pets?limit=...&status=...&cursor=...>; rel="next"\` (path-absolute).`,
-              { type: 'string', pattern: `^<${BASE_PATH}/pets\\?[^>]*cursor=[^>]*>; rel="next"$` },
-              false,
-            ),
-          },
+          headers: { ...VALIDATOR_HEADER_REFS, Link: NEXT_PAGE_LINK, ...ANSWER_HEADER_REFS },
           content: jsonContent({ type: 'array', items: schemaRef('Pet'), maxItems: PAGE_SIZE.max }),
         },
+        304: notModified({ Link: NEXT_PAGE_LINK }),
       },
       ['ValidationError'],
     ),
@@ -78,6 +86,7 @@ const OPERATIONS: Record<OperationId, Json> = {
               { type: 'string', const: 'true' },
               false,
             ),
+            ...ANSWER_HEADER_REFS,
           },
           content: petContent,
         },
@@ -98,9 +107,16 @@ const OPERATIONS: Record<OperationId, Json> = {
       '(`GET /pets`) with its `status` filter instead. Its answers carry the `Deprecation`, `Sunset` and ' +
       "`Link` headers; API Gateway's own (401, 403, 429, 500, 502, 503, 504) do not.",
     deprecated: true,
-    parameters: parameterList('path', PATH_PARAMETERS),
+    parameters: [...parameterList('path', PATH_PARAMETERS), IF_NONE_MATCH_PARAMETER],
     responses: operationResponses(
-      { 200: { description: 'The animal.', headers: DEPRECATION_HEADER_REFS, content: petContent } },
+      {
+        200: {
+          description: 'The animal.',
+          headers: { ...VALIDATOR_HEADER_REFS, ...DEPRECATION_HEADER_REFS, ...ANSWER_HEADER_REFS },
+          content: petContent,
+        },
+        304: notModified(DEPRECATION_HEADER_REFS),
+      },
       ['ValidationError', 'NotFound'],
       DEPRECATION_HEADER_REFS,
     ),

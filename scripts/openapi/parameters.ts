@@ -49,3 +49,12 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
     '1 to 255 visible ASCII characters, given once.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
+
+export const IF_NONE_MATCH_PARAMETER = {
+  name: 'If-None-Match',
+  in: 'header',
+  description:
+    'The `ETag` of an answer kept, or a list of them, or `*`: when one matches (weakly), the answer is ' +
+    '`304` with no body. A field that does not parse is ignored; of one sent on several lines, the last counts.',
+  schema: { type: 'string' },
+};

@@ -18,6 +18,11 @@ export type ApiMethod = {
    * on, the whole cache key. Never the API key: the answer is the same for every caller.
    */
   cacheKeyQueryParameters?: readonly string[];
+  /**
+   * The request headers that join the cache key: `If-None-Match`, since API Gateway caches a 304 as
+   * it caches any answer, and a 304 is only right for the tags it answered.
+   */
+  cacheKeyHeaders?: readonly string[];
 } & ({ operationId: OperationId; error?: undefined } | { operationId?: undefined; error: ApiError });
 
 /** listPets' query parameters, each of them (the Record demands it): a cached page is keyed by all. */
@@ -28,7 +33,10 @@ export const API_METHODS: ApiMethod[] = [
     resource: path,
     httpMethod: method,
     operationId,
-    ...(operationId === 'listPets' && { cacheKeyQueryParameters: Object.keys(LIST_PETS_QUERY) }),
+    ...(operationId === 'listPets' && {
+      cacheKeyQueryParameters: Object.keys(LIST_PETS_QUERY),
+      cacheKeyHeaders: ['If-None-Match'],
+    }),
   })),
   // API Gateway picks ANY only when no method of the resource matches.
   ...Object.keys(ALLOWED_METHODS).map((path) => ({

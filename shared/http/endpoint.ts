@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { repeatedQueryParameterError, validationError } from '#shared/api-error.ts';
+import { conditionalGet } from '#shared/http/conditional-get.ts';
 import { jsonBody } from '#shared/http/json-body.ts';
 import type { JsonBodyEvent } from '#shared/http/json-body.ts';
 import type { HeaderMap } from '#shared/http/json-response.ts';
@@ -17,11 +18,19 @@ type Parsed<S extends RequestSchemas> = {
 };
 export type EndpointRequest<S extends RequestSchemas> = Parsed<S> & { event: JsonBodyEvent };
 
-export type EndpointOptions<S extends RequestSchemas> = {
+/** What every endpoint of a function is given by its composition root. */
+export type EndpointDependencies = {
+  observability: Observability;
+  /** Headers on every response of the stage, errors included (shared/http/rate-limit-policy.ts). */
+  stageHeaders?: HeaderMap;
+};
+
+export type EndpointOptions<S extends RequestSchemas> = EndpointDependencies & {
   request: S;
   /** Headers on every response of the operation, errors included. */
   responseHeaders?: HeaderMap;
-  observability: Observability;
+  /** A GET: its 200s carry an ETag and answer a matching If-None-Match with 304. */
+  conditional?: boolean;
 };
 
 function validate<T extends z.ZodMiniType>(where: string, schema: T, input: unknown): z.output<T> {
@@ -43,13 +52,20 @@ function singleQueryParameters(event: APIGatewayProxyEvent, schema: z.ZodMiniObj
 }
 
 export function httpEndpoint<S extends RequestSchemas>(
-  { request: schemas, responseHeaders: headers, observability }: EndpointOptions<S>,
+  {
+    request: schemas,
+    responseHeaders: headers,
+    conditional,
+    observability,
+    stageHeaders,
+  }: EndpointOptions<S>,
   handle: (request: EndpointRequest<S>) => Promise<APIGatewayProxyResult>,
 ) {
   const pipeline = middy<JsonBodyEvent, APIGatewayProxyResult>(MIDDY_OPTIONS)
     .use(observability.observeInvocations())
-    .use(responseHeaders(headers))
+    .use(responseHeaders({ ...stageHeaders, ...headers }))
     .use(errorResponses(observability.logger));
+  if (conditional) pipeline.use(conditionalGet());
   if (schemas.body) pipeline.use(jsonBody());
 
   return pipeline.handler(async function handleValidatedRequest(event) {

@@ -46,4 +46,11 @@ export const AUTHORIZER = {
  */
 export const LIST_PAGE_MAX_AGE_SECONDS = 5;
 
+/**
+ * The REST API's minimumCompressionSize: API Gateway gzips an answer of this many bytes or more for a
+ * client that accepts it. Below it, a body fits in one TCP segment with room to spare, and gzip's own
+ * header would eat much of what it saves (the page sizes: docs/performance.md, "Bytes on the wire").
+ */
+export const MINIMUM_COMPRESSION_BYTES = 1_024;
+
 export const petLocation = (id: number) => `${BASE_PATH}/pets/${id}`;

@@ -3,6 +3,7 @@
 // deployed stage, or its local emulation) answers a burst with 429: it is retried after its
 // Retry-After plus a random jitter that spreads parallel retries, and returned after MAX_ATTEMPTS.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { KeyLimits } from '#shared/http/rate-limit-policy.ts';
 import { sendRequest } from '#test/support/http.ts';
 import type { HttpResponse, RequestOptions } from '#test/support/http.ts';
 
@@ -20,6 +21,8 @@ export type E2eTarget = {
   apiKey: string;
   /** True: send only requests that change nothing. */
   readOnly: boolean;
+  /** The usage plan's limits on a key; null where keys are not limited (`npm start`); undefined: unknown. */
+  keyLimits: KeyLimits | null | undefined;
 };
 
 /**

@@ -10,6 +10,7 @@ import { LIST_PAGE_MAX_AGE_SECONDS } from '#shared/http/routes.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { e2eClient, followLinks, nextLink } from '#test/e2e/client.ts';
 import type { E2eRequest, E2eTarget } from '#test/e2e/client.ts';
+import { defineStoreClientSuite } from '#test/e2e/store-client-suite.ts';
 import type { HttpResponse } from '#test/support/http.ts';
 
 /** For tests that send many requests: a stage's per-key rate limit spreads them out. */
@@ -202,6 +203,10 @@ export function defineContractSuite(target: () => E2eTarget): void {
       expectError(response, 400, 'validation_error');
       expect((response.json as { message: string }).message).toMatch(new RegExp(`^${field}: `));
     });
+  });
+
+  describe('what a store client caches, paces and shrinks', () => {
+    defineStoreClientSuite(target, runId);
   });
 
   describe('bodies the API refuses, which create nothing', () => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(killScripts);
 
 describe('npm start, reading and writing', () => {
-  defineContractSuite(() => ({ ...server, apiKey, readOnly: false }));
+  defineContractSuite(() => ({ ...server, apiKey, readOnly: false, keyLimits: null }));
 });
 
 describe('npm start, read-only', () => {
@@ -41,7 +41,7 @@ describe('npm start, read-only', () => {
   });
 
   describe('the contract suite', () => {
-    defineContractSuite(() => ({ ...server, apiKey, readOnly: true }));
+    defineContractSuite(() => ({ ...server, apiKey, readOnly: true, keyLimits: null }));
   });
 
   describe('after the suite', () => {

@@ -4,6 +4,7 @@
 // usage plan. Each stage has a test file of its own, so that jest runs the two side by side.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from '@jest/globals';
+import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import { defineContractSuite } from '#test/e2e/contract-suite.ts';
 import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
 import { SYNTH_TIMEOUT_MS, projectAssembly } from '#test/support/project-assembly.ts';
@@ -19,6 +20,7 @@ export function defineStageSuite(stage: 'staging' | 'production'): void {
       const started = runScript('local/start-stage.ts', [stage], { PORT: '0', PETSTORE_API_KEY: apiKey });
       server.baseUrl = `${await bannerUrl(started)}/v1`;
     }, SYNTH_TIMEOUT_MS);
-    defineContractSuite(() => ({ ...server, apiKey, readOnly: false }));
+    const { perKeyLimits: keyLimits } = STAGE_SETTINGS[stage];
+    defineContractSuite(() => ({ ...server, apiKey, readOnly: false, keyLimits }));
   });
 }

@@ -2,7 +2,7 @@
 // when Lambda loads it, so a missing or bad setting fails the cold start, never a request.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
-import { petShardsFromEnvironment } from '#functions/lambda-environment.ts';
+import { keyLimitsFromEnvironment, petShardsFromEnvironment } from '#functions/lambda-environment.ts';
 import { PET_SHARDS, petPartition } from '#shared/store/table.ts';
 import { catchStdout } from '#test/support/stdout.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
@@ -12,7 +12,10 @@ afterAll(() => {
   delete process.env.PETSTORE_STAGE;
   delete process.env.PETSTORE_CURSOR_SECRET;
   delete process.env.PETSTORE_PET_SHARDS;
+  delete process.env.PETSTORE_KEY_LIMITS;
 });
+
+const KEY_LIMITS = { rateLimit: 5, burstLimit: 10, requestsPerDay: 10_000 };
 
 describe('a function module loaded by Lambda', () => {
   it('fails to load without its table name', async () => {
@@ -28,6 +31,21 @@ describe('a function module loaded by Lambda', () => {
       shards === ''
         ? 'Environment variable PETSTORE_PET_SHARDS must be set.'
         : 'Environment variable PETSTORE_PET_SHARDS must be a whole number from 1 to 64.',
+    );
+  });
+
+  it.each([
+    '',
+    '{',
+    '[]',
+    '{"rateLimit":5,"burstLimit":10}',
+    '{"rateLimit":0,"burstLimit":1,"requestsPerDay":1}',
+  ])('refuses the key limits %j in one line', (limits) => {
+    process.env.PETSTORE_KEY_LIMITS = limits;
+    expect(() => keyLimitsFromEnvironment()).toThrow(
+      limits === ''
+        ? 'Environment variable PETSTORE_KEY_LIMITS must be set.'
+        : 'Environment variable PETSTORE_KEY_LIMITS must be JSON {rateLimit, burstLimit, requestsPerDay}, each above 0.',
     );
   });
 
@@ -54,11 +72,16 @@ describe('a function module loaded by Lambda', () => {
     process.env.PETSTORE_STAGE = 'staging';
     process.env.PETSTORE_CURSOR_SECRET = TEST_CURSOR_SECRET;
     process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
+    process.env.PETSTORE_KEY_LIMITS = JSON.stringify(KEY_LIMITS);
     const { result: created, lines } = await catchStdout(async () => {
       const { handler: createPet } = await import('#functions/create-pet.ts');
       return invoke(createPet, createPetRequest({ name: 'Composed', categoryId: 1 }));
     });
     expect(created.status).toBe(201);
+    // The usage plan's limits, as draft-ietf-httpapi-ratelimit-headers-11 spells them.
+    expect(created.headers['RateLimit-Policy']).toBe(
+      '"rate";q=5;w=1;petstore-burst=10, "daily";q=10000;w=86400',
+    );
     expect(lines).toEqual([
       expect.objectContaining({ _aws: expect.any(Object), stage: 'staging', ColdStart: 1 }),
       expect.objectContaining({ _aws: expect.any(Object), stage: 'staging', PetsCreated: 1 }),

@@ -1,10 +1,21 @@
-// A client for the HTTP tests: real requests with fetch to a real server, each response checked
-// against openapi.json. The local test server and its table are imported only when a test starts
-// one, so that tests aimed at another base URL load neither.
+// A client for the HTTP tests: real requests with fetch (or node:http, to see the bytes on the wire:
+// fetch decompresses) to a real server, each response checked against openapi.json. The local test
+// server and its table are imported only when a test starts one, so that tests aimed at another base
+// URL load neither.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll } from '@jest/globals';
 import { assertResponseMatchesOpenApi } from '#test/support/openapi-contract.ts';
 
-export type HttpResponse = { status: number; headers: Headers; text: string; json: unknown };
+export type HttpResponse = {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+  /** With `wire: true`: the body's bytes as they came, compressed or not. */
+  wire?: Buffer;
+};
 
 export type RequestOptions = {
   method?: string;
@@ -12,6 +23,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** The API key to send as a bearer token; null sends no Authorization header. */
   key?: string | null;
+  /** Send with node:http, which adds no Accept-Encoding and decompresses nothing (`wire` holds the bytes). */
+  wire?: boolean;
 };
 
 /** A server's address (without /v1) and the API key its requests send by default. */
@@ -59,7 +72,9 @@ export async function sendRequest(
   const headers: Record<string, string> = { ...options.headers };
   if (key !== null) headers.Authorization ??= `Bearer ${key}`;
   if (body !== undefined && typeof body === 'string') headers['Content-Type'] ??= 'application/json';
-  const response = await fetch(`${server.url}${target}`, { method, headers, body });
+  const response = options.wire
+    ? await wireRequest(`${server.url}${target}`, { method, headers, body })
+    : await fetch(`${server.url}${target}`, { method, headers, body });
   const text = await response.text();
   // Every response the HTTP tests see must be one the OpenAPI document describes.
   assertResponseMatchesOpenApi({
@@ -75,7 +90,38 @@ export async function sendRequest(
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  const wire = 'wire' in response ? { wire: response.wire } : {};
+  return { status: response.status, headers: response.headers, text, json, ...wire };
+}
+
+const DECODERS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, deflate: inflateSync };
+
+/** One exchange over node:http(s): the status, headers, the bytes as they came and their decoded text. */
+function wireRequest(
+  url: string,
+  { method, headers, body }: { method: string; headers: Record<string, string>; body?: string | Buffer },
+) {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise<{ status: number; headers: Headers; wire: Buffer; text(): Promise<string> }>(
+    (resolve, reject) => {
+      const request = send(url, { method, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const wire = Buffer.concat(chunks);
+          const received = new Headers();
+          for (let i = 0; i < response.rawHeaders.length; i += 2)
+            received.append(response.rawHeaders[i] ?? '', response.rawHeaders[i + 1] ?? '');
+          const decode = DECODERS[received.get('content-encoding') ?? ''] ?? ((bytes: Buffer) => bytes);
+          const text = decode(wire).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, headers: received, wire, text: async () => text });
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    },
+  );
 }
 
 export function httpClient(server: TestServer) {

@@ -8,6 +8,7 @@ import {
   ALLOWED_METHODS,
   AUTHORIZER,
   LIST_PAGE_MAX_AGE_SECONDS,
+  MINIMUM_COMPRESSION_BYTES,
   ROUTES,
   STAGE_NAME,
 } from '#shared/http/routes.ts';
@@ -130,7 +131,11 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       API_METHODS.find((method) => method.operationId === 'listPets')?.cacheKeyQueryParameters,
       "listPets' cache key",
     );
-    const keyParameters = listQuery.map((name) => `method.request.querystring.${name}`);
+    const keyParameters = [
+      ...listQuery.map((name) => `method.request.querystring.${name}`),
+      // A cached 304 answers only the tag it matched.
+      'method.request.header.If-None-Match',
+    ];
 
     test('a cache cluster of the settings size, a TTL within the contract bound', () => {
       expect(apiStage.Properties).toMatchObject({
@@ -155,7 +160,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       ]);
     });
 
-    test("keys GET /pets by every field of listPets' query, none required, never by a header such as the key", () => {
+    test("keys GET /pets by every field of listPets' query and If-None-Match, none required, never the key", () => {
       expect([...listQuery].sort()).toEqual(Object.keys(ListPetsQuery._zod.def.shape).sort());
       expect([...listQuery]).toEqual(expect.arrayContaining(['cursor', 'limit', 'status']));
       const listPets = methodAt(stage, '/pets', 'GET');
@@ -164,12 +169,18 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       );
       const cacheKey = (listPets.Integration as Properties).CacheKeyParameters as string[];
       expect([...cacheKey].sort()).toEqual([...keyParameters].sort());
-      expect(cacheKey.filter((parameter) => !parameter.startsWith('method.request.querystring.'))).toEqual(
-        [],
-      );
+      expect(cacheKey.filter((parameter) => !parameter.startsWith('method.request.querystring.'))).toEqual([
+        'method.request.header.If-None-Match',
+      ]);
       // The key is not the authorizer's identity source, whatever case it is written in.
       expect(JSON.stringify(cacheKey).toLowerCase()).not.toContain(AUTHORIZER.header.toLowerCase());
       expect(keyed.map(({ path, httpMethod }) => `${httpMethod} ${path}`)).toEqual(['GET /pets']);
+    });
+  });
+
+  test('compresses answers of MINIMUM_COMPRESSION_BYTES or more', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      MinimumCompressionSize: MINIMUM_COMPRESSION_BYTES,
     });
   });
 

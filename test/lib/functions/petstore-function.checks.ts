@@ -49,6 +49,14 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     },
   );
 
+  test.each(['ListPetsFunction', 'CreatePetFunction', 'GetPetFunction'])(
+    "%s is given the usage plan's limits on a key, which its RateLimit-Policy states",
+    (functionId) => {
+      const limits = environmentOf(stage, functionId)[LAMBDA_VARIABLES.keyLimits];
+      expect(JSON.parse(String(limits))).toEqual(settings.perKeyLimits);
+    },
+  );
+
   test.each(FUNCTION_IDS)(
     '%s is one minified CommonJS bundle, AWS SDK inside, credentials from the environment only, with a source map',
     (functionId) => {

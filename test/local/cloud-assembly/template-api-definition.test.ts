@@ -13,8 +13,7 @@ import { projectStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { apiDefinitionFromTemplate } from '#local/cloud-assembly/template-api-definition.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName } from '#lib/stage-settings.ts';
-import { API_METHODS } from '#shared/http/api-methods.ts';
-import { AUTHORIZER } from '#shared/http/routes.ts';
+import { AUTHORIZER, MINIMUM_COMPRESSION_BYTES } from '#shared/http/routes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -79,19 +78,25 @@ describe.each([
     ]);
   });
 
+  it('compresses as the stack says, as npm start does', () => {
+    expect(template.minimumCompressionSize).toBe(MINIMUM_COMPRESSION_BYTES);
+    expect(modules.minimumCompressionSize).toBe(MINIMUM_COMPRESSION_BYTES);
+  });
+
   it("has the stage's limits", () => {
     expect(template.methodThrottle).toEqual(methodThrottle);
     expect(template.usagePlan).toEqual({ throttle: keyThrottle, quota: { limit: quota, period: 'DAY' } });
   });
 
-  it("caches what the stage's settings cache: GET /pets by its query parameters, or nothing", () => {
+  it("caches what the stage's settings cache: GET /pets by its query and If-None-Match, or nothing", () => {
     const cached = template.methods.flatMap(({ resource, httpMethod, cache }) =>
       cache ? [{ method: `${httpMethod} ${resource}`, ...cache }] : [],
     );
     const listCache = STAGE_SETTINGS[stage as StageName].listCache;
-    const keyParameters = API_METHODS.find(
-      (method) => method.operationId === 'listPets',
-    )?.cacheKeyQueryParameters?.map((name) => `method.request.querystring.${name}`);
+    const keyParameters = [
+      ...['limit', 'status', 'cursor'].map((name) => `method.request.querystring.${name}`),
+      'method.request.header.If-None-Match',
+    ];
     expect(cached).toEqual(
       listCache ? [{ method: 'GET /pets', ttlSeconds: listCache.ttlSeconds, keyParameters }] : [],
     );

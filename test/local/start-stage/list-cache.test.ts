@@ -1,7 +1,7 @@
 // Production's stage cache of GET /pets, as a client of `npm run start:stage -- production` sees it: a
-// pet created after a page was read is missing from that page until its TTL is over, another `limit`
-// is another entry, and getPet reads the pet at once. The one stand-in: a copy of the assembly whose
-// production template has a TTL short enough to wait out (the real one is the template checks' part).
+// pet created after a page was read is missing from it until its TTL is over, another `limit` or
+// If-None-Match is another entry, and getPet reads the pet at once. The one stand-in: a copy of the
+// assembly whose production template has a TTL short enough to wait out.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,4 +97,25 @@ it('lists a new pet on a page read before it only once the TTL is over; getPet r
 
   await sleep(cachedBy + TTL_SECONDS * 1000 - Date.now());
   expect(petsOf(await request('/v1/pets?limit=100'))).toContainEqual(pet);
+});
+
+it('keys a page by If-None-Match too: a cached 304 answers only its tag, a cached 200 keeps its ETag', async () => {
+  const page = '/v1/pets?limit=7';
+  const first = await request(page);
+  const stale = first.headers.get('etag') ?? '';
+  expect(stale).toMatch(/^W\/"/);
+  // A pet that changes the page, which the cache still holds: the same 200, ETag and all.
+  await create('Hidden');
+  const cached = await request(page);
+  expect([cached.status, cached.headers.get('etag'), cached.text]).toEqual([200, stale, first.text]);
+  // A tag is another entry: the function answers the old tag with the page as it is now.
+  const fresh = await request(page, { headers: { 'If-None-Match': stale } });
+  expect(fresh.status).toBe(200);
+  const current = fresh.headers.get('etag') ?? '';
+  expect(current).not.toBe(stale);
+  // The current tag's 304 fills an entry of its own, which a client without the tag never gets.
+  const notModified = await request(page, { headers: { 'If-None-Match': current } });
+  expect([notModified.status, notModified.text]).toEqual([304, '']);
+  expect((await request(page)).status).toBe(200);
+  expect((await request(page, { headers: { 'If-None-Match': current } })).status).toBe(304);
 });

@@ -10,6 +10,7 @@ const DEPRECATION = {
   Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
   Link: '</v1/pets>; rel="successor-version"',
 };
+const VALIDATORS = { ETag: 'W/"AAAAAAAAAAAAAAAAAAAAAA"', 'Cache-Control': 'private, no-cache' };
 const petText = (categoryId = '9223372036854775807', extra = '') =>
   `{"id":42,"name":"Rex","categoryId":${categoryId},"status":"available"${extra}}`;
 
@@ -17,8 +18,20 @@ const listed: ObservedResponse = {
   method: 'GET',
   path: '/v1/pets?limit=1&status=available',
   status: 200,
-  headers: { ...JSON_TYPE, Link: '</v1/pets?limit=1&status=available&cursor=abc.def>; rel="next"' },
+  headers: {
+    ...JSON_TYPE,
+    ...VALIDATORS,
+    Link: '</v1/pets?limit=1&status=available&cursor=abc.def>; rel="next"',
+    'RateLimit-Policy': '"rate";q=5;w=1;petstore-burst=10, "daily";q=10000;w=86400',
+  },
   bodyText: `[${petText()}]`,
+};
+const notModified: ObservedResponse = {
+  method: 'GET',
+  path: '/v1/pets/42',
+  status: 304,
+  headers: { ...VALIDATORS, ...DEPRECATION },
+  bodyText: '',
 };
 const created: ObservedResponse = {
   method: 'POST',
@@ -60,6 +73,8 @@ const unknownPath: ObservedResponse = {
 describe('assertResponseMatchesOpenApi', () => {
   it.each([
     ['a page with a next link', listed],
+    ['a gzipped page', { ...listed, headers: { ...listed.headers, 'Content-Encoding': 'gzip' } }],
+    ["getPet's 304 with its validators and deprecation headers", notModified],
     ['a created animal, replayed', created],
     ["getPet's 404 with its deprecation headers", missing],
     ['a 503 with Retry-After', unavailable],
@@ -137,6 +152,23 @@ describe('assertResponseMatchesOpenApi', () => {
       /body\/code/,
     ],
     ['an error without message', { ...missing, bodyText: '{"code":"not_found","status":404}' }, /message/],
+    ['a 200 without its ETag', { ...listed, headers: { ...JSON_TYPE } }, /header ETag is missing/],
+    [
+      'a strong ETag',
+      { ...listed, headers: { ...listed.headers, ETag: '"AAAAAAAAAAAAAAAAAAAAAA"' } },
+      /header ETag/,
+    ],
+    [
+      'a 200 that a shared cache may keep',
+      { ...listed, headers: { ...listed.headers, 'Cache-Control': 'public, max-age=60' } },
+      /header Cache-Control/,
+    ],
+    ['a 304 with a body', { ...notModified, bodyText: petText() }, /body: none is documented/],
+    [
+      'a compression API Gateway does not offer',
+      { ...listed, headers: { ...listed.headers, 'Content-Encoding': 'br' } },
+      /header Content-Encoding/,
+    ],
     ['a 503 without Retry-After', { ...unavailable, headers: JSON_TYPE }, /header Retry-After is missing/],
     [
       'a Retry-After that is no number',
