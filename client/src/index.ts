@@ -1,15 +1,21 @@
 // The typed client for store clients: openapi-fetch over the types openapi-typescript generates
 // from openapi.json (schema.ts), sending the API key as a bearer token, keeping the int64 categoryId
-// exact both ways (a plain JSON.parse would round values above 2^53) and retrying what is safe to.
+// exact both ways (a plain JSON.parse would round values above 2^53), retrying what is safe to,
+// revalidating the GETs it keeps by ETag and pacing itself to the key's rate limit.
 import createClient from 'openapi-fetch';
 import type { Client, ClientOptions, Middleware } from 'openapi-fetch';
 import { assertExactJsonSupport, parseApiJson, stringifyApiJson } from './api-json.ts';
+import { etagCache } from './etag-cache.ts';
+import type { CacheOptions } from './etag-cache.ts';
+import { pacedFetch } from './paced-fetch.ts';
 import { retryPolicy } from './retry-policy.ts';
 import type { Retries } from './retry-policy.ts';
 import { retryingFetch } from './retrying-fetch.ts';
+import { revalidatingFetch } from './revalidating-fetch.ts';
 import type { components, paths } from './schema.ts';
 
 export { PetStoreError } from './api-error.ts';
+export type { CacheOptions } from './etag-cache.ts';
 export { listAllPets, nextCursor } from './pagination.ts';
 export type { ListPetsQuery } from './pagination.ts';
 export type { Retries, RetryOptions } from './retry-policy.ts';
@@ -31,6 +37,11 @@ export type PetStoreClientOptions = {
    * 429, 502, 503, 504 or a network error: 3 attempts in all by default; 0 for none.
    */
   retries?: Retries;
+  /**
+   * The ETag cache: the last 200 of each GET URL that had an ETag, sent again as that 200 when the API
+   * answers its If-None-Match with a 304. At most 500 answers by default; false keeps none.
+   */
+  cache?: CacheOptions | false;
 };
 
 class ApiJsonResponse extends Response {
@@ -60,16 +71,20 @@ export function createPetStoreClient({
   apiKey,
   fetch,
   retries,
+  cache,
 }: PetStoreClientOptions): PetStoreClient {
   assertExactJsonSupport();
   const policy = retryPolicy(retries);
+  const kept = etagCache(cache);
   // The global fetch is looked up at each call (openapi-fetch takes it once): one replaced later is used.
   const send = fetch ?? ((request: Request) => globalThis.fetch(request));
+  // Each attempt waits its turn; a revalidation's 304 becomes a 200 once the retries are done.
+  const retrying = retryingFetch(pacedFetch(send, policy.maxRetryAfterMs), policy);
   const client = createClient<paths>({
     baseUrl,
     headers: { Authorization: `Bearer ${apiKey}` },
     bodySerializer: stringifyApiJson,
-    fetch: retryingFetch(send, policy),
+    fetch: kept ? revalidatingFetch(retrying, kept) : retrying,
   });
   client.use(exactInt64Responses);
   return client;

@@ -9,6 +9,7 @@ type Sent = {
   /** The path from /v1 on, with the query: '/v1/pets?limit=5'. */
   path: string;
   idempotencyKey: string | null;
+  ifNoneMatch: string | null;
   body: string;
   /** Date.now() when the client sent it. */
   at: number;
@@ -71,6 +72,7 @@ export function scriptedFetch(steps: Step[], otherwise: Step = send) {
       method: request.method,
       path: pathname + search,
       idempotencyKey: request.headers.get('Idempotency-Key'),
+      ifNoneMatch: request.headers.get('If-None-Match'),
       body: await request.clone().text(),
       at: Date.now(),
     });

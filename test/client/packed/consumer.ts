@@ -3,6 +3,7 @@
 // if one were accepted, the check would fail.
 import { createPetStoreClient, listAllPets, nextCursor, PetStoreError } from '@petstore-api/client';
 import type {
+  CacheOptions,
   ErrorBody,
   ListPetsQuery,
   NewPet,
@@ -65,10 +66,13 @@ const patient: RetryOptions = {
   maxDelayMs: 2_000,
   maxRetryAfterMs: 30_000,
 };
+const small: CacheOptions = { maxEntries: 50 };
 export const clients: PetStoreClient[] = [
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: patient }),
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: 0 }),
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: { maxAttempts: 1 } }),
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', cache: small }),
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', cache: false }),
 ];
 
 export async function findAnimal(petId: number): Promise<Pet | undefined> {
@@ -96,6 +100,10 @@ export async function mistakes(): Promise<void> {
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: { maxAttempts: '3' } });
   // @ts-expect-error retries is options, 0 or false
   createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', retries: 3 });
+  // @ts-expect-error cache is { maxEntries } or false
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', cache: true });
+  // @ts-expect-error maxEntries is a number
+  createPetStoreClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'k', cache: { maxEntries: '50' } });
   // @ts-expect-error listPets has no such status
   listAllPets(petstore, { status: 'lost' });
   // @ts-expect-error listAllPets needs the client
