@@ -61,10 +61,10 @@ export default {
       'The published client ships alone: it imports nothing of the service.',
     ),
     layer(
-      'bench-imports-the-product-and-local',
+      'bench-imports-the-product-local-and-the-client',
       'bench',
-      ['bench', 'local', 'lib', 'functions', 'shared'],
-      'The bench measures the product as the local server runs it; the tests are not its to take.',
+      ['bench', 'local', 'lib', 'functions', 'shared', 'client'],
+      'The bench measures the product as the local server runs it, and the client as a store uses it; the tests are not its to take.',
     ),
     layer(
       'tests-import-no-bench',

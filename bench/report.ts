@@ -12,12 +12,14 @@ import type { Spread } from '#bench/stats.ts';
 import { SUBJECTS, VARIANTS } from '#bench/subjects.ts';
 import type { ByVariant, PerSubject, SubjectName, Variant } from '#bench/subjects.ts';
 import type { Warm } from '#bench/processes/warm.ts';
+import type { Wire } from '#bench/wire.ts';
 
 export type Measurements = {
   bundles: PerSubject<BundleSize>;
   coldStarts: PerSubject<ColdStart>;
   warm: PerSubject<Warm>;
   dynamoDb: OperationUsage[];
+  wire: Wire;
   load: LoadResult[];
   cost: CostModel;
 };
@@ -251,6 +253,32 @@ const coldStartCost = ({ cost }: Measurements) =>
     .map(([name, dollarsPerMillion]) => `${name} ${dollars(dollarsPerMillion)}`)
     .join(', ');
 
+const percentOf = (part: number, whole: number) => `${Math.round((100 * part) / whole)} %`;
+
+const sizeTable = ({ wire }: Measurements) =>
+  table(
+    ['answer', 'bytes', 'gzipped', 'share'],
+    wire.sizes.map(({ answer, plainBytes, gzipBytes }) => [
+      answer,
+      grouped(plainBytes),
+      gzipBytes === plainBytes ? 'not compressed' : grouped(gzipBytes),
+      percentOf(gzipBytes, plainBytes),
+    ]),
+  );
+
+const revalidationTable = ({ wire: { revalidation: r } }: Measurements) =>
+  table(
+    ['answer', 'body bytes', "DynamoDB requests (the authorizer's included)"],
+    [
+      [`${r.answer}: 200`, grouped(r.bytes200), String(r.dynamoDb200)],
+      [`${r.answer}: 304`, grouped(r.bytes304), String(r.dynamoDb304)],
+    ],
+  );
+
+const burstLine = ({ wire: { burst } }: Measurements) =>
+  `${burst.succeeded} of ${burst.reads} reads succeeded in ${grouped(burst.ms)} ms, ` +
+  `with ${burst.throttledOnWire} answers of 429 on the wire.`;
+
 const targetTable = (targets: Target[]) =>
   table(
     ['target', 'measured', 'result'],
@@ -264,6 +292,11 @@ export function report(results: Measurements, targets: Target[]): string {
     bundleParts(results),
     '## DynamoDB per call (RRU/WRU: on-demand request units)',
     dynamoDbTable(results),
+    '## Bytes on the wire (local gateway, seeded pets)',
+    sizeTable(results),
+    revalidationTable(results),
+    `## A burst through the client, on a key of staging's limits`,
+    burstLine(results),
     '## Local server under load',
     loadTable(results),
     `## Cost per million calls at ${results.cost.memoryMb} MB (authorizer cache hit rate ${ASSUMPTIONS.authorizerCacheHitRate * 100} %)`,

@@ -16,6 +16,7 @@ import { judgeTargets, report } from '#bench/report.ts';
 import type { Measurements } from '#bench/report.ts';
 import { OUT_DIR, PROJECT_ROOT } from '#bench/subjects.ts';
 import { WARM_LOOPS, measureWarm } from '#bench/processes/warm.ts';
+import { BURST_READS, measureWire } from '#bench/wire.ts';
 
 const FULL = { coldStartRuns: COLD_START_RUNS, warm: WARM_LOOPS, load: LOAD, seededPets: SEEDED_PETS };
 /** Every step once, small: a few cold starts, a few hundred warm invocations, a second of load. */
@@ -46,7 +47,7 @@ async function step<T>(name: string, measure: () => Promise<T>): Promise<T> {
 
 const bundles = await step('bundling', buildBundles);
 const fixture = await step('embedded DynamoDB and seed data', () => startFixture(size.seededPets));
-const { coldStarts, warm, dynamoDb } = await (async () => {
+const { coldStarts, warm, dynamoDb, wire } = await (async () => {
   try {
     return {
       coldStarts: await step(`cold starts (${size.coldStartRuns} processes each)`, () =>
@@ -56,6 +57,7 @@ const { coldStarts, warm, dynamoDb } = await (async () => {
         measureWarm(fixture, size.warm),
       ),
       dynamoDb: await step('DynamoDB requests and capacity', () => measureDynamoDbUsage(fixture)),
+      wire: await step(`bytes on the wire, a ${BURST_READS}-read burst`, () => measureWire(fixture)),
     };
   } finally {
     await fixture.close();
@@ -66,7 +68,7 @@ const load = await step(`local server under load (${size.load.durationSeconds} s
 );
 const cost = costModel(warm, coldStarts, dynamoDb);
 
-const measurements: Measurements = { bundles, coldStarts, warm, dynamoDb, load, cost };
+const measurements: Measurements = { bundles, coldStarts, warm, dynamoDb, wire, load, cost };
 const targets = judgeTargets(measurements);
 const results = {
   date: new Date().toISOString(),

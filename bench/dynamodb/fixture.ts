@@ -8,7 +8,7 @@ import { STAGE_SETTINGS } from '../../lib/stage-settings.ts';
 import type { FunctionName } from '../../functions/manifests.ts';
 import { startEmbeddedDynamoDb } from '../../local/dynamodb/embedded.ts';
 import { createSourceFunctions } from '../../local/lambda/source-functions.ts';
-import type { SourceFunctions } from '../../local/lambda/source-functions.ts';
+import type { SourceFunctions, SourceFunctionsConfig } from '../../local/lambda/source-functions.ts';
 import { openLocalDynamoDb } from '../../local/dynamodb/connect.ts';
 import { createPetRequest, invoke } from '../../local/api-gateway/proxy-requests.ts';
 import { PET_STATUSES } from '../../shared/schemas.ts';
@@ -32,6 +32,8 @@ export type Fixture = {
   proxy: CountingProxy;
   /** The functions in this process, on the table through the proxy. */
   functions: SourceFunctions;
+  /** Other functions on the same table through the proxy: a stage's headers, say. */
+  moreFunctions(config: Pick<SourceFunctionsConfig, 'stageHeaders'>): SourceFunctions;
   apiKey: string;
   /** The seeded pets' ids, for getPet: each asked in turn, none twice in a row. */
   petIds: number[];
@@ -75,6 +77,7 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
     }),
     proxy,
     functions,
+    moreFunctions: (config) => createSourceFunctions({ table: counted.table, cursorSecret, ...config }),
     apiKey,
     petIds,
     seededPets,

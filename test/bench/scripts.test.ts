@@ -30,6 +30,8 @@ describe('the scripts only a person runs, in their quick modes', () => {
       for (const heading of [
         '## Functions next to their baselines',
         '## DynamoDB per call',
+        '## Bytes on the wire',
+        "## A burst through the client, on a key of staging's limits",
         '## Local server under load',
         '## Cost per million calls',
         '## By memory size',
@@ -38,6 +40,11 @@ describe('the scripts only a person runs, in their quick modes', () => {
         expect(stdout).toContain(heading);
       for (const subject of ['listPets', 'getPet', 'createPet', 'authorizer'])
         expect(stdout).toMatch(new RegExp(`^\\| ${subject} +\\| cold start, median`, 'm'));
+      // The client paces a burst past the key's limit: every read succeeds.
+      expect(stdout).toMatch(
+        /^40 of 40 reads succeeded in [\d,]+ ms, with \d+ answers of 429 on the wire\.$/m,
+      );
+      expect(stdout).toMatch(/^\| listPets, a page of 100 +\| [\d,]+ +\| [\d,]+ +\| \d+ % +\|$/m);
       expect(stdout).toMatch(/bench\/\.out\/results\.json written/);
     },
     SCRIPT_TIMEOUT_MS,
