@@ -123,7 +123,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const payload = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
     response.writeHead(result.statusCode, {
       ...result.headers,
-      'Content-Length': payload.length,
+      // RFC 9110 (8.6): a 304's Content-Length, if any, is its 200's; none is simpler.
+      ...(result.statusCode !== 304 && { 'Content-Length': payload.length }),
       'x-amzn-RequestId': requestId,
       // While draining, the client knows not to send another request on the connection, and Node
       // closes it. A body left unread cannot be skipped over to reach the next request.

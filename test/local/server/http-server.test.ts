@@ -134,6 +134,17 @@ describe('authentication', () => {
   });
 });
 
+describe('a 304', () => {
+  it("has no Content-Length: a 304's may only repeat its 200's (RFC 9110, 8.6)", async () => {
+    const page = await request('/v1/pets?limit=1');
+    const etag = page.headers.get('etag') ?? '';
+    const notModified = await request('/v1/pets?limit=1', { headers: { 'If-None-Match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('content-length')).toBeNull();
+    expect(page.headers.get('content-length')).toBe(String(Buffer.byteLength(page.text)));
+  });
+});
+
 describe('requests Node cannot parse, and uploads API Gateway would refuse', () => {
   it.each([
     ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
