@@ -13,7 +13,7 @@ import { cacheKeyOf, createResponseCache } from '#local/api-gateway/response-cac
 import { compressedAnswer } from '#local/api-gateway/compression.ts';
 import type { FunctionRunner } from '#local/lambda/runner.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
-import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
+import { lastHeader, toProxyEvent } from '#local/api-gateway/proxy-event.ts';
 
 /** API Gateway's payload limit: past it the answer is 413 without the functions. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -100,7 +100,6 @@ export function createApiGateway({
   const authorize = createGatewayAuthorizer(definition.authorizer, functions, now);
   const limits = createGatewayLimits(definition, now);
   const responseCache = createResponseCache(now);
-  const identityHeader = definition.authorizer.header.toLowerCase();
   const catchAll = resources.find(({ rank }) => rank.length === 1 && rank[0] === 2);
 
   function matchResource(path: string) {
@@ -187,8 +186,7 @@ export function createApiGateway({
 
     let authorizer: Record<string, string> | undefined;
     if (method.authorized) {
-      // Like the proxy event's single-value map, the last of repeated headers counts.
-      const identity = request.headers.findLast(([name]) => name.toLowerCase() === identityHeader)?.[1];
+      const identity = lastHeader(request.headers, definition.authorizer.header);
       const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local/${definition.stageName}/${request.method}${path}`;
       const authorization = await authorize(identity, methodArn, request.requestId);
       if (authorization.denied) return answer(authorization.denied);
@@ -240,9 +238,7 @@ export function createApiGateway({
       return answerTo(request)('DEFAULT_5XX');
     });
     // Last, on the way out: the stage cache keeps answers as the integration gave them.
-    const acceptEncoding = request.headers.findLast(
-      ([name]) => name.toLowerCase() === 'accept-encoding',
-    )?.[1];
+    const acceptEncoding = lastHeader(request.headers, 'Accept-Encoding');
     return compressedAnswer(answer, acceptEncoding, definition.minimumCompressionSize);
   };
 }

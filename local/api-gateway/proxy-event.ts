@@ -26,6 +26,13 @@ export type ProxyRequest = {
 };
 
 /**
+ * A header's value, its name in any case; of a repeated header, the last, as in the proxy event's
+ * single-value map (API Gateway does not document which it keeps).
+ */
+export const lastHeader = (pairs: [string, string][], name: string): string | undefined =>
+  pairs.findLast(([candidate]) => candidate.toLowerCase() === name.toLowerCase())?.[1];
+
+/**
  * Gathered in a Map and only then made an object (own properties, as Lambda's JSON.parse makes them):
  * a name the client chose, such as `toString` or `__proto__`, is never looked up on a prototype.
  */

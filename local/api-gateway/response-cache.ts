@@ -4,6 +4,7 @@
 // a hit is authorized and counted like any request. A client's `Cache-Control: max-age=0` is ignored.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiMethodDefinition, MethodCacheDefinition } from '#local/api-gateway/definition.ts';
+import { lastHeader } from '#local/api-gateway/proxy-event.ts';
 
 /** API Gateway caches no answer whose body is larger than this. */
 export const MAX_CACHED_BYTES = 1_048_576;
@@ -19,17 +20,11 @@ export type CacheKeyRequest = {
   headers: [string, string][];
 };
 
-/**
- * A parameter's values in the request, none when absent. A repeated header counts as its last value,
- * as in the proxy event's single-value map (API Gateway does not document it).
- */
+/** A parameter's values in the request, none when absent; of a repeated header, the last. */
 function parameterValues(parameter: string, request: CacheKeyRequest): string[] {
   const [, , location, name = ''] = parameter.split('.');
   if (location === 'querystring') return new URLSearchParams(request.query).getAll(name);
-  const value =
-    location === 'path'
-      ? request.pathParameters[name]
-      : request.headers.findLast(([header]) => header.toLowerCase() === name.toLowerCase())?.[1];
+  const value = location === 'path' ? request.pathParameters[name] : lastHeader(request.headers, name);
   return value === undefined ? [] : [value];
 }
 

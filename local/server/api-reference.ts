@@ -8,6 +8,7 @@ import { ApiError } from '#shared/api-error.ts';
 import { errorResponse, ok } from '#shared/http/json-response.ts';
 import { parseJson } from '#shared/json.ts';
 import type { ApiGateway, GatewayRequest } from '#local/api-gateway/gateway.ts';
+import { lastHeader } from '#local/api-gateway/proxy-event.ts';
 import { renderApiReference } from '#local/server/api-reference-page.ts';
 import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 
@@ -46,7 +47,7 @@ function isLoopbackAddress(address: string): boolean {
 
 /** The Host header when it names a host and port and nothing else (a user or a path does not round-trip). */
 function requestHost({ headers }: GatewayRequest): URL | undefined {
-  const host = headers.findLast(([name]) => name.toLowerCase() === 'host')?.[1].trim();
+  const host = lastHeader(headers, 'host')?.trim();
   const url = host ? URL.parse(`http://${host}`) : null;
   return url?.href === `http://${url?.host}/` ? url : undefined;
 }
