@@ -1,6 +1,8 @@
 // What the tools that call an API (`npm run probe`, `npm run test:e2e`) read from their command line:
-// options, each mistake in one line; and a base URL: http(s), ending in /v1, with nothing a request
-// could not carry (no query, fragment or credentials: fetch refuses the last, the key goes in a header).
+// options, each mistake in one line; a base URL ending in /v1, https or plain http to this machine
+// only, with nothing a request could not carry; and the API key, never from an argument that `ps`
+// and npm's log show, but from PETSTORE_API_KEY or stdin.
+import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import type { ParseArgsOptionsConfig } from 'node:util';
 
@@ -17,16 +19,41 @@ export function readOptions<Options extends ParseArgsOptionsConfig>(
   }
 }
 
+/** Plain http only to this machine: a key sent in the clear goes no further. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** What a base URL must be, for the tools' one-line mistakes. */
+export const BASE_URL_RULE = 'an https URL ending in /v1 (plain http only to localhost, 127.0.0.1 or [::1])';
+
 /** The URL without its trailing slash, or undefined when it is not such a base URL. */
 export function apiBaseUrl(value: string): string | undefined {
   const url = URL.parse(value.replace(/\/$/, ''));
   const fine =
     url !== null &&
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) &&
     url.pathname.endsWith('/v1') &&
     url.search === '' &&
     url.hash === '' &&
     url.username === '' &&
     url.password === '';
   return fine ? url.href : undefined;
+}
+
+/** The variable the API key is read from, unless `--api-key-stdin` says stdin. */
+const API_KEY_VARIABLE = 'PETSTORE_API_KEY';
+
+/**
+ * The API key: `--api-key`'s value if given (kept for scripts that pass it), else stdin's first line
+ * with `--api-key-stdin`, else PETSTORE_API_KEY. No message repeats it.
+ */
+export async function readApiKey(
+  fromStdin: boolean,
+  fail: (message: string) => never,
+  argument?: string,
+): Promise<string> {
+  const key =
+    argument ?? (fromStdin ? (await text(process.stdin)).split(/\r?\n/)[0] : process.env[API_KEY_VARIABLE]);
+  if (key === undefined || key === '')
+    return fail(`the API key is missing: set ${API_KEY_VARIABLE}, or pipe it in with --api-key-stdin`);
+  return /^\S+$/.test(key) ? key : fail('the API key must be one word: no spaces');
 }

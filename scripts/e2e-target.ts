@@ -23,7 +23,7 @@ export async function whyUntestable(baseUrl: string, apiKey: string): Promise<st
   }
   const text = await response.text();
   if (response.status === 401)
-    return `the key is refused (401) by the API at ${baseUrl}: give an active key of that API with --api-key`;
+    return `the key is refused (401) by the API at ${baseUrl}: give an active key of that API in PETSTORE_API_KEY`;
   if (response.status === 429 || response.status >= 500) return undefined;
   if (response.status === 200 && isJsonArray(text)) return undefined;
   const type = response.headers.get('content-type') ?? 'no Content-Type';

@@ -1,4 +1,4 @@
-// `npm run test:e2e -- --base-url <url> | --stage <stage>  --api-key <key> [--read-only]`: the HTTP
+// `PETSTORE_API_KEY=<key> npm run test:e2e -- --base-url <url> | --stage <stage> [--read-only]`: the HTTP
 // contract tests (test/e2e/contract-suite.ts) against any running API, local or deployed, named by its
 // URL or by the outputs of its deployed stage. A bad argument exits 2 and a target that cannot be tested
 // exits 1, with one line each; otherwise jest runs the suite, and this exits with jest's code.
@@ -8,19 +8,20 @@ import { fileURLToPath } from 'node:url';
 import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { whyUntestable } from '#scripts/e2e-target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
-import { apiBaseUrl, readOptions } from '#scripts/command-line.ts';
+import { apiBaseUrl, BASE_URL_RULE, readApiKey, readOptions } from '#scripts/command-line.ts';
 
-const USAGE = `usage: npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]
-       npm run test:e2e -- --stage <stage> --api-key <key> [--read-only]
+const USAGE = `usage: PETSTORE_API_KEY=<key> npm run test:e2e -- --base-url <url> [--api-key-stdin] [--read-only]
+       PETSTORE_API_KEY=<key> npm run test:e2e -- --stage <stage> [--api-key-stdin] [--read-only]
 
 Runs the HTTP contract tests (test/e2e/contract-suite.ts) against a running pet store API.
 
-  --base-url <url>  the API's base URL: http or https, ending in /v1
+  --base-url <url>  the API's base URL: https, or http to this machine only, ending in /v1
                     (http://127.0.0.1:3000/v1, https://<id>.execute-api.<region>.amazonaws.com/v1)
   --stage <stage>   instead of --base-url: a deployed stage, staging or production; its base URL
                     is the ApiUrl output in cdk-outputs.<stage>.json (npm run deploy:<stage> writes it),
                     else of the stack petstore-<stage>, read from CloudFormation with your AWS_PROFILE
-  --api-key <key>   an active API key of that API, sent as a bearer token
+  --api-key-stdin   read the API key from stdin's first line instead of PETSTORE_API_KEY
+  --api-key <key>   the key as an argument, which ps and npm's log show: avoid it
   --read-only       send only requests that change nothing: no pet is created
   --help            print this text
 
@@ -41,6 +42,7 @@ const readArguments = (args: string[]) =>
       'base-url': { type: 'string' },
       stage: { type: 'string' },
       'api-key': { type: 'string' },
+      'api-key-stdin': { type: 'boolean', default: false },
       'read-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -49,7 +51,7 @@ const readArguments = (args: string[]) =>
 
 /** The base URL without its trailing slash, when it is http(s) and ends in /v1; `what` names its source. */
 const checkBaseUrl = (value: string, what: string): string =>
-  apiBaseUrl(value) ?? fail(`${what} must be an http(s) URL ending in /v1, not "${value}"`);
+  apiBaseUrl(value) ?? fail(`${what} must be ${BASE_URL_RULE}, not "${value}"`);
 
 /** The base URL from --base-url, or from the outputs of the --stage deployed: exactly one of them. */
 async function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): Promise<string> {
@@ -67,19 +69,17 @@ async function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefi
   }
 }
 
-function checkApiKey(value: string | undefined): string {
-  if (value === undefined) return fail('--api-key is required (see --help)');
-  if (!/^\S+$/.test(value)) fail('--api-key must be an API key: not empty, no spaces');
-  return value;
-}
-
 const values = readArguments(process.argv.slice(2));
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
 const baseUrl = await chooseBaseUrl(values['base-url'], values.stage);
-const apiKey = checkApiKey(values['api-key']);
+const apiKey = await readApiKey(
+  values['api-key-stdin'],
+  (message) => fail(`${message} (see --help)`),
+  values['api-key'],
+);
 const untestable = await whyUntestable(baseUrl, apiKey);
 if (untestable) fail(untestable, 1);
 

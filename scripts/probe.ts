@@ -1,19 +1,21 @@
-// `npm run probe -- --base-url <url> --api-key <key> [--creates]`: the canary's steps
+// `PETSTORE_API_KEY=<key> npm run probe -- --base-url <url> [--creates]`: the canary's steps
 // (functions/probe/steps.ts) run once from here against any running API, local or deployed, one line
 // each. A bad argument exits 2 with one line and the usage, as `npm run test:e2e` does; a failed step, 1.
 import { failedSteps, runProbe, stepLine } from '#functions/probe/steps.ts';
-import { apiBaseUrl, readOptions } from '#scripts/command-line.ts';
+import { apiBaseUrl, BASE_URL_RULE, readApiKey, readOptions } from '#scripts/command-line.ts';
 
-const USAGE_LINE = 'usage: npm run probe -- --base-url <url> --api-key <key> [--creates]';
+const USAGE_LINE =
+  'usage: PETSTORE_API_KEY=<key> npm run probe -- --base-url <url> [--api-key-stdin] [--creates]';
 const USAGE = `${USAGE_LINE}
 
 Runs the synthetic probe of the deployed stages' canary against a running pet store API: a list, its
 next page, a status filter, getPet and its deprecation headers (a missing pet's 404 in an empty store);
 with --creates, a create and its replay.
 
-  --base-url <url>  the API's base URL: http or https, ending in /v1
+  --base-url <url>  the API's base URL: https, or http to this machine only, ending in /v1
                     (http://127.0.0.1:3000/v1, https://<id>.execute-api.<region>.amazonaws.com/v1)
-  --api-key <key>   an active API key of that API, sent as a bearer token
+  --api-key-stdin   read the API key from stdin's first line instead of PETSTORE_API_KEY
+  --api-key <key>   the key as an argument, which ps and npm's log show: avoid it
   --creates         create a pet named "probe <time>" and replay its creation (not on production)
   --help            print this text
 
@@ -31,6 +33,7 @@ const readArguments = (args: string[]) =>
     {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
+      'api-key-stdin': { type: 'boolean', default: false },
       creates: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -40,13 +43,7 @@ const readArguments = (args: string[]) =>
 /** The base URL, when it is http(s), ends in /v1 and carries nothing the probe could not send. */
 function checkBaseUrl(value: string | undefined): string {
   if (value === undefined) return fail('--base-url is required');
-  return apiBaseUrl(value) ?? fail(`--base-url must be an http(s) URL ending in /v1, not "${value}"`);
-}
-
-function checkApiKey(value: string | undefined): string {
-  if (value === undefined) return fail('--api-key is required');
-  // The message never repeats the key.
-  return /^\S+$/.test(value) ? value : fail('--api-key must be an API key: not empty, no spaces');
+  return apiBaseUrl(value) ?? fail(`--base-url must be ${BASE_URL_RULE}, not "${value}"`);
 }
 
 const values = readArguments(process.argv.slice(2));
@@ -55,7 +52,7 @@ if (values.help) {
   process.exit(0);
 }
 const baseUrl = checkBaseUrl(values['base-url']);
-const apiKey = checkApiKey(values['api-key']);
+const apiKey = await readApiKey(values['api-key-stdin'], fail, values['api-key']);
 const results = await runProbe({ baseUrl, apiKey, creates: values.creates });
 for (const result of results) console.log(stepLine(result));
 process.exitCode = failedSteps(results).length > 0 ? 1 : 0;

@@ -40,8 +40,16 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
     code: 0,
     output: /^usage: npm run start:stage -- <staging\|production>/m,
   },
-  'test:e2e': { args: ['--help'], code: 0, output: /^usage: npm run test:e2e -- --base-url <url>/m },
-  probe: { args: ['--help'], code: 0, output: /^usage: npm run probe -- --base-url <url> --api-key <key>/m },
+  'test:e2e': {
+    args: ['--help'],
+    code: 0,
+    output: /^usage: PETSTORE_API_KEY=<key> npm run test:e2e -- --base-url <url>/m,
+  },
+  probe: {
+    args: ['--help'],
+    code: 0,
+    output: /^usage: PETSTORE_API_KEY=<key> npm run probe -- --base-url <url>/m,
+  },
   openapi: { args: ['--check'], code: 0, output: /^$/ },
   // The fast tier's files, none of the full tier's (test/tiers.ts sorts them).
   'test:fast': {

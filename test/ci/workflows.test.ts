@@ -207,9 +207,9 @@ describe('deploy.yml', () => {
     expect(deployed).toBeLessThan(e2e);
     expect(job.steps[deployed]?.run).toBe(`npm run deploy:${stage} -- --require-approval never`);
     expect(job.steps[e2e]).toMatchObject({
-      // The key is a variable of the step, not text of its script.
-      run: `npm run test:e2e -- --stage ${stage} --api-key "$API_KEY"${mode}`,
-      env: { API_KEY: `\${{ secrets.${secret} }}` },
+      // The key is a variable of the step, not an argument or text of its script.
+      run: `npm run test:e2e -- --stage ${stage}${mode}`,
+      env: { PETSTORE_API_KEY: `\${{ secrets.${secret} }}` },
     });
   });
 

@@ -46,6 +46,12 @@ describe('npm run test:e2e, its target', () => {
       'cdk-outputs.staging.json': outputs('petstore-staging', { ApiUrl: 'https://a.example/v1' }),
     });
     await expectArgumentError(dir, ['--api-key', 'k'], '--base-url or --stage is required (see --help)');
+    // PETSTORE_API_KEY is not set in the tests: the key is read from it, or from stdin.
+    await expectArgumentError(
+      dir,
+      ['--stage', 'staging'],
+      'the API key is missing: set PETSTORE_API_KEY, or pipe it in with --api-key-stdin (see --help)',
+    );
     await expectArgumentError(
       dir,
       ['--base-url', 'http://127.0.0.1:3000/v1', '--stage', 'staging', '--api-key', 'k'],
@@ -75,7 +81,7 @@ describe('npm run test:e2e, its target', () => {
     );
   });
 
-  it('needs an ApiUrl output there, an http(s) URL ending in /v1', async () => {
+  it('needs an ApiUrl output there, an https URL ending in /v1', async () => {
     const noApiUrl = project({
       'cdk-outputs.staging.json': outputs('petstore-staging', { TableName: 'petstore-staging' }),
     });
@@ -96,7 +102,7 @@ describe('npm run test:e2e, its target', () => {
     await expectArgumentError(
       badUrl,
       ['--stage', 'staging', '--api-key', 'k'],
-      'ApiUrl in cdk-outputs.staging.json must be an http(s) URL ending in /v1, not "https://a.example/v2"',
+      'ApiUrl in cdk-outputs.staging.json must be an https URL ending in /v1 (plain http only to localhost, 127.0.0.1 or [::1]), not "https://a.example/v2"',
     );
   });
 
@@ -184,7 +190,7 @@ describe('npm run test:e2e, before the suite', () => {
     const baseUrl = `${await bannerUrl(server)}/v1`;
     await expectStop(
       ['--base-url', baseUrl, '--api-key', 'k_wrong', '--read-only'],
-      `the key is refused (401) by the API at ${baseUrl}: give an active key of that API with --api-key`,
+      `the key is refused (401) by the API at ${baseUrl}: give an active key of that API in PETSTORE_API_KEY`,
     );
   });
 

@@ -15,7 +15,7 @@ import type { E2eTarget } from '#test/e2e/client.ts';
 function targetFromEnvironment(env: NodeJS.ProcessEnv): E2eTarget {
   const wrong = (what: string) =>
     new Error(
-      `${what}: run the suite with npm run test:e2e -- --base-url <url> --api-key <key> [--read-only]`,
+      `${what}: run the suite with PETSTORE_API_KEY=<key> npm run test:e2e -- --base-url <url> [--read-only]`,
     );
   const baseUrl = (env.PETSTORE_E2E_BASE_URL ?? '').replace(/\/$/, '');
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?\/v1$/.test(baseUrl)) {

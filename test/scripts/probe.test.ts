@@ -19,9 +19,18 @@ const passed = (steps: string[]) => steps.map((step) => `ok   ${step}`);
 const NO_NEXT_PAGE =
   'skip next page: the store holds fewer than 2 pets (GET /v1/pets?limit=2 gave an array of 0), so there is no next page';
 
-/** `npm run probe` to its end: exit code, the lines it printed, and stderr. */
+/** `npm run probe` to its end, its key in PETSTORE_API_KEY: exit code, the lines it printed, stderr. */
 async function probe(...args: string[]) {
-  const run = await runNpm(['run', '--silent', 'probe', '--', ...args], { cwd: REPO_ROOT });
+  return probeWith({ PETSTORE_API_KEY: apiKey }, ...args);
+}
+
+async function probeWith(env: Record<string, string>, ...args: string[]) {
+  const { input, ...variables } = env;
+  const run = await runNpm(['run', '--silent', 'probe', '--', ...args], {
+    cwd: REPO_ROOT,
+    env: variables,
+    input,
+  });
   return { code: run.code, lines: run.stdout.split('\n').filter(Boolean), stderr: run.stderr };
 }
 
@@ -79,9 +88,23 @@ describe('npm run probe, against npm start', () => {
   });
 
   it('passes every step, creating and replaying with --creates', async () => {
-    expect(await probe('--base-url', baseUrl, '--api-key', apiKey, '--creates')).toEqual({
+    expect(await probe('--base-url', baseUrl, '--creates')).toEqual({
       code: 0,
       lines: passed(EVERY_STEP),
+      stderr: '',
+    });
+  });
+
+  it('reads the key from stdin with --api-key-stdin', async () => {
+    expect(
+      await probeWith(
+        { PETSTORE_API_KEY: '', input: `${apiKey}\n` },
+        '--base-url',
+        baseUrl,
+        '--api-key-stdin',
+      ),
+    ).toMatchObject({
+      code: 0,
       stderr: '',
     });
   });
@@ -111,7 +134,7 @@ describe('npm run probe, against npm start', () => {
 
     it("fails getPet's step alone, naming the Deprecation header it lost", async () => {
       editing = dropping(/^\/v1\/pets\/\d+$/, 'deprecation');
-      const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+      const { code, lines } = await probe('--base-url', proxy.url);
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
@@ -125,7 +148,7 @@ describe('npm run probe, against npm start', () => {
 
     it("fails the next page's step alone when the list lost its Link header, as ?limit=2 tells", async () => {
       editing = dropping(/^\/v1\/pets\?limit=1$/, 'link');
-      const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+      const { code, lines } = await probe('--base-url', proxy.url);
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
@@ -151,7 +174,7 @@ describe('npm run probe, against an empty npm start', () => {
   afterAll(() => proxy.close());
 
   it('passes, skipping the next page, and asks getPet for a pet that is not there', async () => {
-    expect(await probe('--base-url', baseUrl, '--api-key', apiKey)).toEqual({
+    expect(await probe('--base-url', baseUrl)).toEqual({
       code: 0,
       lines: [...passed(['list pets']), NO_NEXT_PAGE, ...passed(['status filter', 'get pet'])],
       stderr: '',
@@ -163,7 +186,7 @@ describe('npm run probe, against an empty npm start', () => {
       path === '/v1/pets?limit=1'
         ? { ...headers, link: '</v1/pets?limit=1&cursor=past-the-end>; rel="next"' }
         : headers;
-    const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+    const { code, lines } = await probe('--base-url', proxy.url);
     expect({ code, lines }).toEqual({
       code: 1,
       lines: [
@@ -176,7 +199,7 @@ describe('npm run probe, against an empty npm start', () => {
 
   it("fails getPet's 404 when it lost its Deprecation header", async () => {
     editing = dropping(/^\/v1\/pets\/\d+$/, 'deprecation');
-    const { code, lines } = await probe('--base-url', proxy.url, '--api-key', apiKey);
+    const { code, lines } = await probe('--base-url', proxy.url);
     expect({ code, lines }).toEqual({
       code: 1,
       lines: [
@@ -190,7 +213,7 @@ describe('npm run probe, against an empty npm start', () => {
 
   // Last: the run's reads come before its create, but it leaves the store with a pet.
   it('passes with --creates too, creating and replaying', async () => {
-    expect(await probe('--base-url', baseUrl, '--api-key', apiKey, '--creates')).toEqual({
+    expect(await probe('--base-url', baseUrl, '--creates')).toEqual({
       code: 0,
       lines: [
         ...passed(['list pets']),
@@ -207,7 +230,7 @@ describe('npm run probe, against what is not a healthy API', () => {
     const closed = createServer();
     const baseUrl = await listening(closed);
     await closing(closed);
-    const { code, lines } = await probe('--base-url', baseUrl, '--api-key', apiKey, '--creates');
+    const { code, lines } = await probe('--base-url', baseUrl, '--creates');
     expect({ code, lines }).toEqual({
       code: 1,
       lines: [
@@ -228,7 +251,7 @@ describe('npm run probe, against what is not a healthy API', () => {
     });
     const baseUrl = await listening(failing);
     try {
-      const { code, lines } = await probe('--base-url', baseUrl, '--api-key', apiKey);
+      const { code, lines } = await probe('--base-url', baseUrl);
       expect({ code, lines }).toEqual({
         code: 1,
         lines: [
@@ -244,21 +267,31 @@ describe('npm run probe, against what is not a healthy API', () => {
   });
 
   it('stops a bad command line with one line and the usage, exit code 2, printing no key', async () => {
-    const usage = 'usage: npm run probe -- --base-url <url> --api-key <key> [--creates]';
-    expect(await probe('--base-url', 'ftp://127.0.0.1/v1', '--api-key', apiKey)).toEqual({
+    const usage =
+      'usage: PETSTORE_API_KEY=<key> npm run probe -- --base-url <url> [--api-key-stdin] [--creates]';
+    const rule = 'an https URL ending in /v1 (plain http only to localhost, 127.0.0.1 or [::1])';
+    for (const url of ['ftp://127.0.0.1/v1', 'http://api.example.com/v1', 'http://10.0.0.1:3000/v1'])
+      expect(await probe('--base-url', url)).toEqual({
+        code: 2,
+        lines: [],
+        stderr: `petstore probe: --base-url must be ${rule}, not "${url}"\n${usage}\n`,
+      });
+    for (const [env, args] of [
+      [{ PETSTORE_API_KEY: '' }, []],
+      [{ PETSTORE_API_KEY: 'x', input: '' }, ['--api-key-stdin']],
+    ] as [Record<string, string>, string[]][]) {
+      expect(await probeWith(env, '--base-url', 'http://127.0.0.1:3000/v1', ...args)).toEqual({
+        code: 2,
+        lines: [],
+        stderr: `petstore probe: the API key is missing: set PETSTORE_API_KEY, or pipe it in with --api-key-stdin\n${usage}\n`,
+      });
+    }
+    expect(
+      await probeWith({ PETSTORE_API_KEY: `${apiKey} x` }, '--base-url', 'http://[::1]:3000/v1'),
+    ).toEqual({
       code: 2,
       lines: [],
-      stderr: `petstore probe: --base-url must be an http(s) URL ending in /v1, not "ftp://127.0.0.1/v1"\n${usage}\n`,
-    });
-    expect(await probe('--base-url', 'http://127.0.0.1:3000/v1')).toEqual({
-      code: 2,
-      lines: [],
-      stderr: `petstore probe: --api-key is required\n${usage}\n`,
-    });
-    expect(await probe('--base-url', 'http://127.0.0.1:3000/v1', '--api-key', `${apiKey} x`)).toEqual({
-      code: 2,
-      lines: [],
-      stderr: `petstore probe: --api-key must be an API key: not empty, no spaces\n${usage}\n`,
+      stderr: `petstore probe: the API key must be one word: no spaces\n${usage}\n`,
     });
   });
 });
@@ -282,7 +315,7 @@ describe('npm run probe, against npm run start:stage -- staging', () => {
   }, SYNTH_TIMEOUT_MS);
 
   it("passes every step through the stage's authorizer, bundles and throttles", async () => {
-    expect(await probe('--base-url', baseUrl, '--api-key', apiKey, '--creates')).toEqual({
+    expect(await probe('--base-url', baseUrl, '--creates')).toEqual({
       code: 0,
       lines: passed(EVERY_STEP),
       stderr: '',

@@ -7,11 +7,13 @@ import { REPO_ROOT } from '#test/support/repository.ts';
 
 export type NodeRun = { code: number | null; stdout: string; stderr: string };
 
-export type NodeRunOptions = { cwd: string; env?: Record<string, string> };
+/** `input`: what the child reads on stdin, which is closed at once without it. */
+export type NodeRunOptions = { cwd: string; env?: Record<string, string>; input?: string };
 
 /** Runs the Node.js of the tests with `args` until it exits (the environment is inherited). */
-export function runNode(args: string[], { cwd, env = {} }: NodeRunOptions): Promise<NodeRun> {
+export function runNode(args: string[], { cwd, env = {}, input = '' }: NodeRunOptions): Promise<NodeRun> {
   const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } });
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
