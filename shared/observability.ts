@@ -47,8 +47,12 @@ export function createObservability({
   write = (line: string) => void process.stdout.write(line),
 }: ObservabilityOptions) {
   let invocation: Context | undefined;
-  /** API Gateway's id of the request (its x-amzn-RequestId), which its access log line carries too. */
-  let apiRequestId: string | undefined;
+  /**
+   * API Gateway's ids of the request, which its access log line carries too: its requestId (the
+   * answer's x-amzn-RequestId, which a client may set) and its extendedRequestId (x-amz-apigw-id), which
+   * API Gateway alone makes, so that a query matches on it.
+   */
+  let apiRequestIds: { requestId?: string; extendedRequestId?: string } = {};
   let coldStart = true;
   const counts = new Map<string, number>();
 
@@ -62,7 +66,8 @@ export function createObservability({
       ...(invocation && {
         function_name: invocation.functionName,
         function_request_id: invocation.awsRequestId,
-        api_request_id: apiRequestId,
+        api_request_id: apiRequestIds.requestId,
+        api_extended_request_id: apiRequestIds.extendedRequestId,
         // Not configuration: Lambda sets it anew for each invocation when tracing is on.
         xray_trace_id: process.env._X_AMZN_TRACE_ID,
       }),
@@ -113,8 +118,7 @@ export function createObservability({
     function start({ context, event }: { context: Context; event: unknown }) {
       invocation = context;
       // A route's proxy event has one; the authorizer's TOKEN event has none.
-      apiRequestId = (event as { requestContext?: { requestId?: string } } | undefined)?.requestContext
-        ?.requestId;
+      apiRequestIds = (event as { requestContext?: typeof apiRequestIds } | undefined)?.requestContext ?? {};
     }
     function end() {
       if (coldStart)
@@ -125,7 +129,7 @@ export function createObservability({
       counts.clear();
       coldStart = false;
       invocation = undefined;
-      apiRequestId = undefined;
+      apiRequestIds = {};
     }
     return { before: start, after: end, onError: end };
   }

@@ -8,7 +8,7 @@ import type { StageSettings } from '#lib/stage-settings.ts';
 
 /** Each query parameter, by name, with what the operator gives it. */
 export const QUERY_PARAMETERS = {
-  requestId: "A request id: the answer's x-amzn-RequestId, or any id of a request's log lines",
+  requestId: "A request id: the answer's x-amz-apigw-id, or any id of a request's log lines",
   keyId: 'An API key id, as npm run keys -- list prints it',
 } as const;
 type ParameterName = keyof typeof QUERY_PARAMETERS;
@@ -45,9 +45,9 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
   };
   const requestId = placeholder('requestId');
   return [
-    // Any id of the request: API Gateway's, its function's, its authorizer's, or Lambda's platform
-    // lines'. The access log line names the others: running it again with one of those finds the
-    // lines that carry only that one (the authorizer's, and Lambda's platform lines).
+    // Any id of the request: API Gateway's extendedRequestId (x-amz-apigw-id), not its requestId, which a
+    // client may set; its function's, its authorizer's, or Lambda's platform lines'. The access log line
+    // names the others: running it again with one of those finds the lines that carry only that one.
     query(
       'one-request',
       [accessLogs, ...functionLogs],
@@ -55,8 +55,8 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
         fields: ['@timestamp', '@log', 'status', 'errorType', 'level', 'message', '@message'],
         filterStatements: [
           [
-            `requestId = "${requestId}"`,
-            `api_request_id = "${requestId}"`,
+            `extendedRequestId = "${requestId}"`,
+            `api_extended_request_id = "${requestId}"`,
             `functionRequestId = "${requestId}"`,
             `authorizerRequestId = "${requestId}"`,
             `function_request_id = "${requestId}"`,
@@ -78,7 +78,7 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
           'errorType',
           'method',
           'resourcePath',
-          'requestId',
+          'extendedRequestId',
           'functionRequestId',
           'authorizerRequestId',
         ],
@@ -112,7 +112,7 @@ export function addLogQueries(scope: Construct, { settings, accessLogs, function
       new QueryString({
         fields: [
           '@timestamp',
-          'requestId',
+          'extendedRequestId',
           'method',
           'path',
           'status',

@@ -126,6 +126,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       // RFC 9110 (8.6): a 304's Content-Length, if any, is its 200's; none is simpler.
       ...(result.statusCode !== 304 && { 'Content-Length': payload.length }),
       'x-amzn-RequestId': requestId,
+      // API Gateway's extendedRequestId, which the event carries too: the id the saved queries take.
+      'x-amz-apigw-id': requestId,
       // While draining, the client knows not to send another request on the connection, and Node
       // closes it. A body left unread cannot be skipped over to reach the next request.
       ...((connections.isDraining() || !request.complete) && { Connection: 'close' }),

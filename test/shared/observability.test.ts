@@ -128,6 +128,7 @@ describe('logs', () => {
         function_request_id: context.awsRequestId,
         // What the access log line of the same request carries: one query finds both.
         api_request_id: event.requestContext.requestId,
+        api_extended_request_id: event.requestContext.extendedRequestId,
         requestId: context.awsRequestId,
         error: expect.objectContaining({
           name: 'Error',

@@ -23,7 +23,9 @@ function observabilityFields(): string[] {
   });
   const { before, after } = observeInvocations();
   const context = { functionName: 'sampled-function', awsRequestId: 'sampled-request' } as Context;
-  const event = { requestContext: { requestId: 'sampled-api-request' } };
+  const event = {
+    requestContext: { requestId: 'sampled-api-request', extendedRequestId: 'sampled-extended' },
+  };
   type Request = Parameters<NonNullable<typeof before>>[0];
   const traceId = process.env._X_AMZN_TRACE_ID;
   process.env._X_AMZN_TRACE_ID = 'Root=sampled';
@@ -55,12 +57,19 @@ const PLATFORM_RECORD_FIELDS = [
   'record.metrics.initDurationMs',
 ];
 
-/** The fields that hold a request id: API Gateway's, the integration's or the authorizer's; a function's. */
+/**
+ * The fields that hold a request id no client can set: API Gateway's extendedRequestId, the
+ * integration's or the authorizer's; a function's. API Gateway's requestId is the client's to set
+ * (x-amzn-RequestId), so a query that matched on it could be led to another request's lines.
+ */
+const CLIENT_SET_IDS = ['requestId', 'api_request_id'];
 const REQUEST_ID_FIELDS = [
   ...Object.keys(ACCESS_LOG_FIELDS).filter((key) =>
-    /^\$context\.(integration\.|authorizer\.)?requestId$/.test(String(ACCESS_LOG_FIELDS[key])),
+    /^\$context\.(extendedRequestId|integration\.requestId|authorizer\.requestId)$/.test(
+      String(ACCESS_LOG_FIELDS[key]),
+    ),
   ),
-  ...LOG_ENTRY_FIELDS.filter((field) => field.endsWith('_request_id')),
+  ...LOG_ENTRY_FIELDS.filter((field) => field.endsWith('_request_id') && !CLIENT_SET_IDS.includes(field)),
   'record.requestId',
 ];
 
@@ -172,18 +181,18 @@ describe.each([synthesized.staging, synthesized.production])(
       ).toEqual(['nosuchField']);
     });
 
-    test('one-request: the access log and the four functions, by every field that holds a request id', () => {
+    test('one-request: the access log and the four functions, by every id no client can set', () => {
       const { text, logGroups } = query('one-request');
       expect(logGroups).toHaveLength(1 + FUNCTION_IDS.length);
       expect(logGroups).toEqual(expect.arrayContaining([ref(accessLogsId), ...functionLogs]));
       // The access log's three ids, the log entries' two and the platform lines' one.
       expect(REQUEST_ID_FIELDS).toEqual(
         expect.arrayContaining([
-          'requestId',
+          'extendedRequestId',
           'functionRequestId',
           'authorizerRequestId',
           'function_request_id',
-          'api_request_id',
+          'api_extended_request_id',
           'record.requestId',
         ]),
       );
@@ -192,9 +201,9 @@ describe.each([synthesized.staging, synthesized.production])(
       const compared = [...defined(filters[0], 'the filter').text.matchAll(/([\w.@]+) = "([^"]*)"/g)].map(
         ([, field = '', value]) => ({ field, value }),
       );
-      expect(compared.map(({ field }) => field).sort()).toEqual(
-        expect.arrayContaining([...REQUEST_ID_FIELDS].sort()),
-      );
+      expect(compared.map(({ field }) => field).sort()).toEqual([...REQUEST_ID_FIELDS].sort());
+      for (const field of CLIENT_SET_IDS)
+        expect(LOG_ENTRY_FIELDS.includes(field) || field in ACCESS_LOG_FIELDS).toBe(true);
       for (const { field, value } of compared) {
         expect(isKnownField(field)).toBe(true);
         expect(value).toBe(placeholder('requestId'));
