@@ -1,8 +1,9 @@
 // The secret the stage's probe reads its key from (output ProbeKeySecretArn), in Secrets Manager in the
 // stage's region: JSON `{"keyId","apiKey"}`, so the key goes from here to the canary and nowhere else.
-// Anything but that JSON (the stack's placeholder) holds no key. Every failure is one KeysError line.
+// This side only writes it: the secret's policy lets no one but the canary read it. Every failure is
+// one KeysError line.
 import {
-  GetSecretValueCommand,
+  DescribeSecretCommand,
   PutSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -10,7 +11,7 @@ import type { IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { KeysError, explainFailure } from '#scripts/keys/target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
 
-/** What the canary reads: the key, and its id for the next `probe` to end it. */
+/** What the canary reads: the key, and its id, which says which key it runs with. */
 type ProbeSecretValue = { keyId: string; apiKey: string };
 
 async function secretOutputs(stage: string) {
@@ -36,16 +37,6 @@ async function onSecret<T>(where: string, step: Promise<T>): Promise<T> {
   }
 }
 
-/** The key id a secret value holds, if it is a probe key's JSON. */
-function keyIdIn(secretString: string | undefined): string | undefined {
-  try {
-    const { keyId } = JSON.parse(secretString ?? '') as Partial<Record<keyof ProbeSecretValue, unknown>>;
-    return typeof keyId === 'string' && keyId !== '' ? keyId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The stage's probe secret, reached with the SDK's usual credentials (and endpoint settings). */
 export async function openProbeSecret(stage: string) {
   const { ProbeKeySecretArn: arn, Region: region } = await secretOutputs(stage);
@@ -53,10 +44,9 @@ export async function openProbeSecret(stage: string) {
   const where = `secret ${arn}`;
   return {
     arn,
-    /** The id of the key the secret holds now, if any. */
-    async heldKeyId() {
-      const held = await onSecret(where, client.send(new GetSecretValueCommand({ SecretId: arn })));
-      return keyIdIn(held.SecretString);
+    /** Fails, in one line, unless the secret is there and reachable: read before anything is written. */
+    async check() {
+      await onSecret(where, client.send(new DescribeSecretCommand({ SecretId: arn })));
     },
     /** Makes `issued` the secret's current value: the canary's next read gets it. */
     async store({ id, key }: IssuedApiKey) {

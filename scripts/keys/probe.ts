@@ -1,7 +1,7 @@
 // `npm run keys -- probe --stage <stage>`: a new key named `probe` for the stage's synthetic probe, full
-// if the probe creates pets there, else read-only; stored in its secret, never printed. The key the secret
-// held ends after the overlap, only once its successor is stored and only if it is a probe key. If the
-// secret refuses the new key, that key is revoked again in the table and nothing else has changed.
+// if the probe creates pets there, else read-only; stored in its secret, never printed. Every probe key
+// active before ends after the overlap, once its successor is stored. If the secret refuses the new
+// key, that key is revoked again in the table and nothing else has changed.
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import { createApiKeyStore, hasExpired } from '#shared/store/api-key-store.ts';
 import type { ApiKeyRecord, ApiKeyScope } from '#shared/store/api-key-store.ts';
@@ -12,9 +12,11 @@ import type { KeysTarget } from '#scripts/keys/target.ts';
 
 /** Every probe key's name: a key the secret holds under another name was put there by hand. */
 const PROBE_KEY_NAME = 'probe';
-
-/** The key the secret held: its id, and its record unless the table has no key with that id. */
-type HeldKey = { id: string; record: ApiKeyRecord | undefined };
+/**
+ * A probe key expires 90 days after it is issued, the rotation period AWS's security checks ask of
+ * access keys. Then the probe fails and its alarm pages: on-call rotates it with this command.
+ */
+const PROBE_KEY_DAYS = 90;
 
 /** full when the stage's probe creates pets, else read-only. */
 function probeScope(stage: string): ApiKeyScope {
@@ -23,10 +25,10 @@ function probeScope(stage: string): ApiKeyScope {
   return settings.probe.creates ? 'full' : 'read-only';
 }
 
-async function heldKey({ where, table }: KeysTarget, id: string | undefined): Promise<HeldKey | undefined> {
-  if (id === undefined) return undefined;
+/** The probe keys that work now: the one the secret holds, and any a failed run left behind. */
+async function activeProbeKeys({ where, table }: KeysTarget): Promise<ApiKeyRecord[]> {
   const keys = await at(where, createApiKeyStore(table).list());
-  return { id, record: keys.find((key) => key.id === id) };
+  return keys.filter((key) => key.name === PROBE_KEY_NAME && !key.revokedAt && !hasExpired(key));
 }
 
 /** After the secret refused the new key: revokes it again, and says both in one line. */
@@ -39,27 +41,13 @@ async function revokeAgain({ where, table }: KeysTarget, stage: string, id: stri
   throw new KeysError(`${failure} (${outcome})`);
 }
 
-/** Why a key the secret held is left as it is, or undefined when it is an active probe key. */
-function leftAsItIs(record: ApiKeyRecord) {
-  const { id, name, revokedAt, expiresAt } = record;
-  if (name !== PROBE_KEY_NAME) return `${id}, which it held, is not a probe key ("${name}"): left as it is`;
-  if (revokedAt) return `${id} was revoked already, at ${revokedAt}`;
-  if (hasExpired(record)) return `${id} expired already, at ${expiresAt}`;
-  return undefined;
-}
-
-/** Ends the held key at `endsAt` (or its own earlier expiry), and says what became of it. */
-async function endHeldKey(
+/** Ends a probe key at `endsAt` (or its own earlier expiry), and says when. */
+async function endProbeKey(
   { where, table }: KeysTarget,
   stage: string,
-  held: HeldKey | undefined,
+  { id }: ApiKeyRecord,
   endsAt: string,
 ) {
-  if (!held) return 'the secret held no key before';
-  const { id, record } = held;
-  if (!record) return `${id}, which it held, is not in the table`;
-  const kept = leftAsItIs(record);
-  if (kept !== undefined) return kept;
   const ended = await at(where, createApiKeyStore(table).expire(id, endsAt)).catch((error: Error) => {
     throw new KeysError(
       `${error.message} (${id} is still active: once the probe runs with the new key, ` +
@@ -67,24 +55,32 @@ async function endHeldKey(
     );
   });
   const expiresAt = ended?.expiresAt ?? endsAt;
-  return `${id} ${hasExpired({ ...record, expiresAt }) ? 'expired' : 'expires'} at ${expiresAt}`;
+  return `${id} ${Date.parse(expiresAt) <= Date.now() ? 'expired' : 'expires'} at ${expiresAt}`;
 }
 
 export async function probe(target: KeysTarget, stage: string, heldKeyEndsAt: string) {
   const scope = probeScope(stage);
   const secret = await openProbeSecret(stage);
   try {
-    // Read before anything is written: a secret out of reach changes nothing.
-    const held = await heldKey(target, await secret.heldKeyId());
-    const issued = await issue(target, PROBE_KEY_NAME, { scope });
+    // Checked before anything is written: a secret out of reach changes nothing.
+    await secret.check();
+    const active = await activeProbeKeys(target);
+    const expiresAt = new Date(Date.now() + PROBE_KEY_DAYS * 86_400_000).toISOString();
+    const issued = await issue(target, PROBE_KEY_NAME, { scope, expiresAt });
     await secret.store(issued).catch((error: Error) => revokeAgain(target, stage, issued.id, error.message));
     const stored = `Issued ${issued.id} (${describeTerms(issued)}) for the probe: stored in ${secret.arn}`;
-    const ending = await endHeldKey(target, stage, held, heldKeyEndsAt).catch((error: Error) => {
-      // The new key is stored and works: say so before the failure.
-      console.log(`${stored}.`);
-      throw error;
-    });
-    console.log(`${stored}; ${ending}.`);
+    const endings: string[] = [];
+    for (const key of active)
+      endings.push(
+        await endProbeKey(target, stage, key, heldKeyEndsAt).catch((error: Error) => {
+          // The new key is stored and works: say so before the failure.
+          console.log(`${[stored, ...endings].join('; ')}.`);
+          throw error;
+        }),
+      );
+    console.log(
+      `${[stored, ...(endings.length > 0 ? endings : ['no probe key was active before'])].join('; ')}.`,
+    );
   } finally {
     secret.close();
   }

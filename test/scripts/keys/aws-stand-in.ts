@@ -1,5 +1,5 @@
 // A local HTTP stand-in for the AWS services `npm run keys -- probe --stage` calls besides DynamoDB:
-// Secrets Manager's JSON protocol (X-Amz-Target: secretsmanager.GetSecretValue, PutSecretValue) and
+// Secrets Manager's JSON protocol (X-Amz-Target: secretsmanager.DescribeSecret, PutSecretValue) and
 // API Gateway's two REST calls that add a key to a usage plan. Only AWS itself is stood in: the script
 // and its SDK clients are the real ones. It records each call with the region it was signed for.
 import { createServer } from 'node:http';
@@ -44,8 +44,8 @@ export async function startAwsStandIn() {
     const held = secrets.get(arn);
     if (refusing.has(operation))
       return [400, { __type: 'AccessDeniedException', message: `not authorized to ${operation} ${arn}` }];
-    if (operation === 'GetSecretValue')
-      return held === undefined ? NO_SECRET : [200, { ARN: arn, SecretString: held, VersionId: 'v1' }];
+    if (operation === 'DescribeSecret')
+      return held === undefined ? NO_SECRET : [200, { ARN: arn, Name: arn }];
     if (operation === 'PutSecretValue') {
       if (held === undefined) return NO_SECRET;
       secrets.set(arn, String(body.SecretString));

@@ -89,16 +89,21 @@ const held = (stage: Stage) =>
 async function expectWorkingKeyIn(stage: Stage, scope: string) {
   const value = held(stage);
   expect(Object.keys(value).sort()).toEqual(['apiKey', 'keyId']);
-  expect(await keyStores[stage].findActive(value.apiKey ?? '')).toMatchObject({
-    id: value.keyId,
-    name: 'probe',
-    scope,
-  });
-  return { keyId: value.keyId ?? '', apiKey: value.apiKey ?? '' };
+  const record = await keyStores[stage].findActive(value.apiKey ?? '');
+  expect(record).toMatchObject({ id: value.keyId, name: 'probe', scope });
+  // It expires after 90 days, so that the probe's alarm asks for the next one.
+  const expiresAt = record?.expiresAt ?? '';
+  expect(Math.abs(Date.parse(expiresAt) - Date.now() - 90 * 86_400_000)).toBeLessThan(60_000);
+  return { keyId: value.keyId ?? '', apiKey: value.apiKey ?? '', expiresAt };
 }
 
-const issuedLine = (stage: Stage, id: string, scope: string, ending: string) =>
-  `Issued ${id} (probe, ${scope}, no expiry) for the probe: stored in ${STAGES[stage].secret}; ${ending}.`;
+const issuedLine = (
+  stage: Stage,
+  { keyId, expiresAt }: { keyId: string; expiresAt: string },
+  scope: string,
+  ending: string,
+) =>
+  `Issued ${keyId} (probe, ${scope}, expires ${expiresAt}) for the probe: stored in ${STAGES[stage].secret}; ${ending}.`;
 
 const stdoutOf = (output: string) => output.split('\n').filter((line) => !line.startsWith('keys:'));
 
@@ -111,7 +116,7 @@ describe('keys probe', () => {
     );
     const one = await expectWorkingKeyIn('staging', 'full');
     expect(stdoutOf(first.output)).toEqual([
-      issuedLine('staging', one.keyId, 'full', 'the secret held no key before'),
+      issuedLine('staging', one, 'full', 'no probe key was active before'),
       '',
     ]);
     // In the usage plan, by its hash; the secret reached in the stage's region.
@@ -121,15 +126,19 @@ describe('keys probe', () => {
         body: expect.objectContaining({ name: one.keyId, value: hashApiKey(one.apiKey) }),
       }),
     );
-    expect(aws.calls.filter((call) => /SecretValue/.test(call.operation)).map((call) => call.region)).toEqual(
-      ['eu-west-3', 'eu-west-3'],
-    );
+    // Described, then written: never read, which the secret's policy lets only the canary do.
+    expect(
+      aws.calls.filter((call) => /Secret/.test(call.operation)).map((call) => [call.operation, call.region]),
+    ).toEqual([
+      ['DescribeSecret', 'eu-west-3'],
+      ['PutSecretValue', 'eu-west-3'],
+    ]);
 
     const second = await probe('staging');
     const two = await expectWorkingKeyIn('staging', 'full');
     const [, endsAt = ''] = new RegExp(`; ${one.keyId} expires at (\\S+)\\.$`, 'm').exec(second.output) ?? [];
     expect(stdoutOf(second.output)).toEqual([
-      issuedLine('staging', two.keyId, 'full', `${one.keyId} expires at ${endsAt}`),
+      issuedLine('staging', two, 'full', `${one.keyId} expires at ${endsAt}`),
       '',
     ]);
     expect(Math.abs(Date.parse(endsAt) - Date.now() - 3_600_000)).toBeLessThan(60_000);
@@ -140,7 +149,7 @@ describe('keys probe', () => {
     });
 
     const third = await probe('staging', '--overlap', '0s');
-    expect(third.output).toMatch(new RegExp(`; ${two.keyId} expired at \\S+\\.$`, 'm'));
+    expect(third.output).toMatch(new RegExp(`; ${two.keyId} expired at \\S+[;.]`, 'm'));
     expect(await keyStores.staging.findActive(two.apiKey)).toBeUndefined();
     for (const run of [first, second, third]) expect(run.output).not.toMatch(/psk_/);
   });
@@ -148,33 +157,37 @@ describe('keys probe', () => {
   it('stores a read-only key in production, in its own region', async () => {
     const run = await probe('production');
     expect(run.code).toBe(0);
-    const { keyId } = await expectWorkingKeyIn('production', 'read-only');
+    const key = await expectWorkingKeyIn('production', 'read-only');
     expect(stdoutOf(run.output)).toEqual([
-      issuedLine('production', keyId, 'read-only', 'the secret held no key before'),
+      issuedLine('production', key, 'read-only', 'no probe key was active before'),
       '',
     ]);
     expect(aws.calls.at(-1)).toMatchObject({ operation: 'PutSecretValue', region: 'eu-central-1' });
     expect(run.output).not.toMatch(/psk_/);
   });
 
-  it('ends only a probe key: one put in the secret by hand, or not in the table, is left as it is', async () => {
+  it('ends every probe key active before, and no other key, not even one put in the secret by hand', async () => {
+    const before = await expectWorkingKeyIn('staging', 'full');
+    const leftOver = await keyStores.staging.issue('probe');
     const other = await keyStores.staging.issue('store client');
-    for (const [keyId, ending] of [
-      [other.id, `${other.id}, which it held, is not a probe key ("store client"): left as it is`],
-      ['key_0000000000000000', 'key_0000000000000000, which it held, is not in the table'],
-    ] as const) {
-      aws.secrets.set(STAGES.staging.secret, JSON.stringify({ keyId, apiKey: 'psk_by-hand' }));
-      const run = await probe('staging');
-      expect(run.code).toBe(0);
-      const { keyId: newId } = await expectWorkingKeyIn('staging', 'full');
-      expect(stdoutOf(run.output)).toEqual([issuedLine('staging', newId, 'full', ending), '']);
-    }
+    aws.secrets.set(STAGES.staging.secret, JSON.stringify({ keyId: other.id, apiKey: other.key }));
+    const run = await probe('staging', '--overlap', '0s');
+    expect(run.code).toBe(0);
+    const key = await expectWorkingKeyIn('staging', 'full');
+    const [line = ''] = stdoutOf(run.output);
+    expect(line).toMatch(new RegExp(`^Issued ${key.keyId} .*\\.$`));
+    for (const { id } of [{ id: before.keyId }, leftOver])
+      expect(line).toMatch(new RegExp(`; ${id} expired at \\S+[;.]`));
+    expect(line).not.toContain(other.id);
+    for (const ended of [before.apiKey, leftOver.key])
+      expect(await keyStores.staging.findActive(ended)).toBeUndefined();
     expect(await keyStores.staging.findActive(other.key)).not.toHaveProperty('expiresAt');
   });
 
   it('revokes the new key again when the secret refuses it, in one line, and changes nothing else', async () => {
     const before = aws.secrets.get(STAGES.production.secret);
     const { keyId } = held('production');
+    const heldBefore = (await keyStores.production.list()).find((key) => key.id === keyId);
     aws.refusing.add('PutSecretValue');
     try {
       const refused = await probe('production');
@@ -187,7 +200,7 @@ describe('keys probe', () => {
         ) ?? [];
       const keys = await keyStores.production.list();
       expect(keys.find((key) => key.id === newId)?.revokedAt).toBeDefined();
-      expect(keys.find((key) => key.id === keyId)).not.toHaveProperty('expiresAt');
+      expect(keys.find((key) => key.id === keyId)).toEqual(heldBefore);
       expect(aws.secrets.get(STAGES.production.secret)).toBe(before);
       expect(refused.output).not.toMatch(/psk_/);
     } finally {
@@ -195,7 +208,7 @@ describe('keys probe', () => {
     }
   });
 
-  it('reads the secret before it writes anything: a missing secret or output is one line', async () => {
+  it('checks the secret before it writes anything: a missing secret or output is one line', async () => {
     const listed = await keyStores.production.list();
     aws.secrets.delete(STAGES.production.secret);
     const missing = await probe('production');
