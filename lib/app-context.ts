@@ -79,8 +79,22 @@ export function customDomain(app: App, stage: StageName, region?: string): Stage
   return { domainName: domainName.toLowerCase(), certificateArn };
 }
 
-/** The qualifier `cdk bootstrap` was run with, when not the default (CDK's own context key). */
-export const bootstrapQualifier = (app: App) => contextString(app, '@aws-cdk/core:bootstrapQualifier');
+/** CDK's bootstrap qualifier, which `cdk bootstrap` reads from cdk.json too: at most 10 letters or digits. */
+const BOOTSTRAP_QUALIFIER = /^[a-z0-9]{1,10}$/;
+
+/**
+ * The project's bootstrap qualifier (CDK's own context key, set in cdk.json): the project deploys with a
+ * toolkit of its own, so that its execution policy and boundary bind no other CDK app of the account.
+ */
+export function bootstrapQualifier(app: App): string {
+  const key = '@aws-cdk/core:bootstrapQualifier';
+  const qualifier = contextString(app, key);
+  if (qualifier === undefined || !BOOTSTRAP_QUALIFIER.test(qualifier))
+    throw new ContextError(
+      `${key} must be the project's bootstrap qualifier, at most 10 lowercase letters or digits, not "${qualifier ?? ''}".`,
+    );
+  return qualifier;
+}
 
 /** `githubOidcProviderArn`: the account's GitHub provider, for an account that has one already. */
 export function existingOidcProviderArn(app: App): string | undefined {

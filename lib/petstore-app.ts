@@ -19,13 +19,14 @@ const DEPLOY_ACCESS_STACK_ID = 'PetstoreDeployAccess';
 
 export function addPetstoreStages(app: App) {
   const envs = { staging: stageEnvironment(app, 'staging'), production: stageEnvironment(app, 'production') };
+  const qualifier = bootstrapQualifier(app);
   const stage = (name: StageName) => {
     const settings = { ...STAGE_SETTINGS[name], customDomain: customDomain(app, name, envs[name].region) };
-    return new PetstoreStage(app, settings, envs[name]);
+    return new PetstoreStage(app, { settings, env: envs[name], bootstrapQualifier: qualifier });
   };
   const stages = { staging: stage('staging'), production: stage('production') };
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { ...stages, deployAccess: addDeployAccess(app, envs) };
+  return { ...stages, deployAccess: addDeployAccess(app, envs, qualifier) };
 }
 
 /**
@@ -33,11 +34,12 @@ export function addPetstoreStages(app: App) {
  * name two accounts, one stack in each (`PetstoreDeployAccessStaging`, ...) holding only that stage's
  * role, so that no role in production's account trusts staging's environment.
  */
-function addDeployAccess(app: App, envs: Record<StageName, Environment>): DeployAccessStack[] {
-  const common = {
-    existingOidcProviderArn: existingOidcProviderArn(app),
-    bootstrapQualifier: bootstrapQualifier(app),
-  };
+function addDeployAccess(
+  app: App,
+  envs: Record<StageName, Environment>,
+  bootstrapQualifier: string,
+): DeployAccessStack[] {
+  const common = { existingOidcProviderArn: existingOidcProviderArn(app), bootstrapQualifier };
   const regionOf = (stage: StageName) => envs[stage].region ?? '';
   if (envs.staging.account === envs.production.account)
     return [

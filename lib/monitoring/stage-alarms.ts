@@ -2,7 +2,8 @@
 // and on causes no SLO judges (throttles, an authorizer API Gateway cannot use), all through one
 // composite alarm, `Page`, which notifies when the first fires and when the last recovers: one
 // incident, one page. Each release's threshold alarms (`rolloutAlarms`) roll it back, paging no one.
-import { Stack } from 'aws-cdk-lib';
+import { Fn, Stack } from 'aws-cdk-lib';
+import type { DefaultStackSynthesizer } from 'aws-cdk-lib';
 import {
   Alarm,
   AlarmRule,
@@ -12,12 +13,13 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnCompositeAlarm, IAlarm, IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ArnPrincipal, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { FUNCTION_NAMES } from '#functions/manifests.ts';
 import type { FunctionName } from '#functions/manifests.ts';
+import { KEY_MANAGEMENT } from '#lib/deploy-policies.ts';
 import { PROBE_WINDOW } from '#lib/monitoring/stage-metrics.ts';
 import type { StageMetrics } from '#lib/monitoring/stage-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -145,13 +147,24 @@ export class StageAlarms extends Construct {
 
   /** Encrypted with a key of its own: CloudWatch cannot publish with the AWS-managed SNS key. */
   private alarmTopic(): Topic {
-    const key = new Key(this, 'TopicKey', {
+    // Not TopicKey, which no policy let the project toolkit's execution role manage: a new key, made
+    // with a policy that does. Production retains the old one (docs/deployment.md, Tear a stage down).
+    const key = new Key(this, 'NotificationKey', {
       description: `Pet store ${this.settings.name}: alarm notifications`,
       enableKeyRotation: true,
       removalPolicy: this.settings.removalPolicy,
     });
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
     key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    // The execution policy reaches no key: each key's own policy lets CloudFormation manage it.
+    const synthesizer = Stack.of(this).synthesizer as DefaultStackSynthesizer;
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ArnPrincipal(Fn.sub(synthesizer.cloudFormationExecutionRoleArn))],
+        actions: KEY_MANAGEMENT,
+        resources: ['*'],
+      }),
+    );
     const topic = new Topic(this, 'Topic', {
       displayName: `Pet store ${this.settings.name} alarms`,
       masterKey: key,

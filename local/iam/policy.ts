@@ -1,9 +1,10 @@
 // Decides one request against the statements of an identity-based policy the way IAM does, so that
 // the local emulation refuses what the deployed role would be refused: a matching Deny wins,
 // otherwise some matching Allow is needed, otherwise the request is implicitly denied. Only what the
-// project's policies need is modelled: actions, resources and string conditions, no policy variables.
+// project's policies need is modelled: actions, resources, string and ARN conditions, no policy variables.
 
 export type PolicyStatement = {
+  Sid?: string;
   Effect: 'Allow' | 'Deny';
   Action?: string | string[];
   NotAction?: string | string[];
@@ -19,8 +20,11 @@ export type AuthorizationRequest = {
   context: Record<string, string[]>;
 };
 
+/** A denial names the Sids of the statements that denied it explicitly, when they have any. */
 export type PolicyDecision =
-  { allowed: true } | { allowed: false; reason: 'explicit deny' | 'no identity-based policy allows' };
+  | { allowed: true }
+  | { allowed: false; reason: 'explicit deny'; deniedBy?: string[] }
+  | { allowed: false; reason: 'no identity-based policy allows' };
 
 type Context = AuthorizationRequest['context'];
 type SetQualifier = 'ForAllValues:' | 'ForAnyValue:' | undefined;
@@ -53,6 +57,11 @@ const STRING_TESTS: Record<string, StringTest> = {
   StringNotEqualsIgnoreCase: { matches: equalIgnoringCase, negated: true },
   StringLike: { matches: like, negated: false },
   StringNotLike: { matches: like, negated: true },
+  // ARNs compare with wildcards, case-sensitively, under either name.
+  ArnEquals: { matches: like, negated: false },
+  ArnLike: { matches: like, negated: false },
+  ArnNotEquals: { matches: like, negated: true },
+  ArnNotLike: { matches: like, negated: true },
 };
 
 function parseOperator(name: string): Operator | undefined {
@@ -112,10 +121,12 @@ function applies(statement: PolicyStatement, { action, resource, context }: Auth
 }
 
 export function evaluatePolicy(statements: PolicyStatement[], request: AuthorizationRequest): PolicyDecision {
-  const effects = new Set(
-    statements.filter((statement) => applies(statement, request)).map(({ Effect }) => Effect),
-  );
-  if (effects.has('Deny')) return { allowed: false, reason: 'explicit deny' };
-  if (effects.has('Allow')) return { allowed: true };
+  const applying = statements.filter((statement) => applies(statement, request));
+  const denials = applying.filter(({ Effect }) => Effect === 'Deny');
+  if (denials.length > 0) {
+    const deniedBy = denials.flatMap(({ Sid }) => (Sid === undefined ? [] : [Sid]));
+    return { allowed: false, reason: 'explicit deny', ...(deniedBy.length > 0 && { deniedBy }) };
+  }
+  if (applying.length > 0) return { allowed: true };
   return { allowed: false, reason: 'no identity-based policy allows' };
 }

@@ -10,6 +10,7 @@ import { App, Token } from 'aws-cdk-lib';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AWS_PRICES } from '#lib/cost-basis.ts';
+import { EXECUTION_POLICY_NAME, PERMISSIONS_BOUNDARY_NAME } from '#lib/deploy-policies.ts';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { stageRegions } from '#scripts/stage-region.ts';
 import { AUTHORIZER } from '#shared/http/routes.ts';
@@ -138,18 +139,26 @@ describe('the runbook, read top to bottom', () => {
   });
 });
 
-describe('the execution policy update (docs/stages.md)', () => {
-  it("deletes the execution policy's oldest version before it adds one: IAM keeps five", () => {
-    // In docs/stages.md, beside the policy it updates, read top to bottom as the runbook is.
-    const policySteps = commands(stages).map(({ text }) => text);
-    const firstRun = (test: (line: string) => boolean) => policySteps.findIndex(test);
-    const deleted = firstRun((line) => line.startsWith('aws iam delete-policy-version '));
-    expect(deleted).toBeGreaterThan(firstRun((line) => line.startsWith('aws iam list-policy-versions ')));
-    expect(deleted).toBeLessThan(firstRun((line) => line.startsWith('aws iam create-policy-version ')));
-    expect(policySteps.join('\n')).toMatch(
-      /list-policy-versions .*sort_by\(Versions\[\?!IsDefaultVersion\], &CreateDate\)\[0\]/,
-    );
+describe("the runbook's bootstrap", () => {
+  const lines = commands(runbook).map(({ text }) => text);
+  const first = (prefix: string) => lines.findIndex((line) => line.startsWith(prefix));
+
+  it('comes after the deploy-access stack, which creates the policies it names', () => {
+    expect(first('npx cdk deploy PetstoreDeployAccess ')).toBeGreaterThanOrEqual(0);
+    expect(first('npx cdk deploy PetstoreDeployAccess ')).toBeLessThan(first('npx cdk bootstrap '));
   });
+
+  it.each(lines.filter((line) => line.startsWith('npx cdk bootstrap ')))(
+    "%s: the execution policy and the boundary, by lib/deploy-policies.ts's names",
+    (line) => {
+      expect(line).toContain(
+        `--cloudformation-execution-policies "arn:aws:iam::$ACCOUNT:policy/${EXECUTION_POLICY_NAME}"`,
+      );
+      expect(line).toMatch(new RegExp(`--custom-permissions-boundary ${PERMISSIONS_BOUNDARY_NAME}$`));
+      // The qualifier and the toolkit's name come from cdk.json, as the app's do.
+      expect(line).not.toMatch(/--qualifier|--toolkit-stack-name/);
+    },
+  );
 });
 
 describe("each cdk command of the operator's pages", () => {
@@ -264,6 +273,8 @@ const FREE_AT_REST = new Set([
   'AWS::ApiGateway::UsagePlan',
   'AWS::CDK::Metadata',
   'AWS::CodeDeploy::Application',
+  'AWS::IAM::ManagedPolicy',
+  'AWS::SecretsManager::ResourcePolicy',
   'AWS::CodeDeploy::DeploymentGroup',
   'AWS::DynamoDB::Table', // on demand: storage, by the GB, is "with the data"
   'AWS::IAM::OIDCProvider',

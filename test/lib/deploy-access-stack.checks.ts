@@ -117,7 +117,7 @@ describe('the deploy roles stack', () => {
                 // The stack is bound to a region, so its partition is known.
                 'arn:aws:iam::',
                 { Ref: 'AWS::AccountId' },
-                ':role/cdk-hnb659fds-*-',
+                ':role/cdk-petstore-*-',
                 { Ref: 'AWS::AccountId' },
                 `-${regionOf[stage]}`,
               ],

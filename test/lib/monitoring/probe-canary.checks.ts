@@ -77,6 +77,58 @@ describe.each([synthesized.staging, synthesized.production])('the $name probe', 
     );
   });
 
+  test("its role writes only its own function's log group, which has a retention and goes with the stack", () => {
+    const [logsId, logs] = defined(
+      stage
+        .all('AWS::Logs::LogGroup')
+        .find(([, group]) => String(JSON.stringify(group.Properties.LogGroupName)).includes('cwsyn-')),
+      "the canary's log group",
+    );
+    // Synthetics names the function cwsyn-<canary name>-<canary id>.
+    expect(logs.Properties.LogGroupName).toEqual({
+      'Fn::Join': ['', [`/aws/lambda/cwsyn-petstore-${name}-`, { 'Fn::GetAtt': [canaryId, 'Id'] }]],
+    });
+    expect(logs.Properties.RetentionInDays).toBe(settings.logRetention);
+    expect(logs).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    const logStatements = stage
+      .all('AWS::IAM::Policy')
+      .filter(([, policy]) => JSON.stringify(policy.Properties.Roles).includes(JSON.stringify(ref(roleId))))
+      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+      .concat(
+        (
+          (stage.resource(roleId).Properties.Policies ?? []) as {
+            PolicyDocument: { Statement: Statement[] };
+          }[]
+        ).flatMap(({ PolicyDocument }) => PolicyDocument.Statement),
+      )
+      .filter(({ Action }) => [Action].flat().some((action) => action.startsWith('logs:')));
+    expect(logStatements).toEqual([
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arnOf(logsId) },
+    ]);
+  });
+
+  test('its secret lets no principal but the canary and CloudFormation read the key', () => {
+    const [, policy] = stage.only('AWS::SecretsManager::ResourcePolicy');
+    expect(policy.Properties.SecretId).toEqual(ref(secretId));
+    expect(policy.Properties.ResourcePolicy).toMatchObject({
+      Statement: [
+        {
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'secretsmanager:GetSecretValue',
+          Condition: {
+            ArnNotEquals: {
+              'aws:PrincipalArn': [
+                arnOf(roleId),
+                { 'Fn::Sub': expect.stringMatching(/:role\/cdk-petstore-cfn-exec-role-/) },
+              ],
+            },
+          },
+        },
+      ],
+    });
+  });
+
   test('its code: canary.js of the synthesized assembly, reading the three variables and holding no key', () => {
     const { stack } = synthesized.stages[name];
     const assembly = synthesized.stages[name].synth();

@@ -238,6 +238,24 @@ describe('conditions', () => {
     );
   });
 
+  it('compare ARNs with wildcards, case-sensitively, ArnEquals as ArnLike; negated, absent holds', () => {
+    const arn = 'arn:aws:iam::123456789012:role/petstore-staging-Role';
+    const like = allowGetWhen({ ArnEquals: { 'aws:PrincipalArn': 'arn:aws:iam::*:role/petstore-*' } });
+    expect(evaluatePolicy(like, getWith({ 'aws:PrincipalArn': [arn] }))).toEqual(ALLOWED);
+    expect(evaluatePolicy(like, getWith({ 'aws:PrincipalArn': [arn.toUpperCase()] }))).toEqual(NOT_ALLOWED);
+    expect(evaluatePolicy(like, getWith({}))).toEqual(NOT_ALLOWED);
+    const deny: PolicyStatement = {
+      Sid: 'OnlyOurRoles',
+      Effect: 'Deny',
+      Action: '*',
+      Resource: '*',
+      Condition: { ArnNotLike: { 'aws:PrincipalArn': arn } },
+    };
+    const both = [...allowGetWhen(undefined), deny];
+    expect(evaluatePolicy(both, getWith({ 'aws:PrincipalArn': [arn] }))).toEqual(ALLOWED);
+    expect(evaluatePolicy(both, getWith({}))).toEqual({ ...DENIED, deniedBy: ['OnlyOurRoles'] });
+  });
+
   it('fail closed on an unknown operator: an Allow allows nothing, a Deny still denies', () => {
     const unknown = { NumericLessThan: { 'dynamodb:LeadingKeys': '5' } };
     const holding = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': 'PET' } };
