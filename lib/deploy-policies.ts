@@ -2,6 +2,9 @@
 // creates, its own execution role included, carries the permissions boundary. Both reach only the
 // names the project's resources get, so a stage can neither reach past the project nor make a role
 // that does. The deploy-access stack creates both policies; docs/decisions.md says why.
+import { Fn, Stack } from 'aws-cdk-lib';
+import type { DefaultStackSynthesizer } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import type { StageName } from '#lib/stage-settings.ts';
 
 export type IamStatement = {
@@ -93,6 +96,10 @@ const LOOKUPS = [
   'logs:DeleteQueryDefinition',
   'secretsmanager:GetRandomPassword',
 ];
+
+/** The ARN of the toolkit's execution role that deploys this construct's stack. */
+export const executionRoleArn = (scope: IConstruct) =>
+  Fn.sub((Stack.of(scope).synthesizer as DefaultStackSynthesizer).cloudFormationExecutionRoleArn);
 
 export const policyArn = (account: string, name: string) => `arn:aws:iam::${account}:policy/${name}`;
 
@@ -186,12 +193,7 @@ export function executionPolicy({ account, stages, qualifier }: DeployScope): Ia
     // is reached through the stack-name tag CloudFormation puts on it, which no one else can set.
     allow(
       'NewSecretsAndWebAcls',
-      [
-        'secretsmanager:CreateSecret',
-        'wafv2:CreateWebACL',
-        'secretsmanager:TagResource',
-        'wafv2:TagResource',
-      ],
+      [...SECRET_CREATION, 'wafv2:CreateWebACL', 'wafv2:TagResource'],
       [arn('secretsmanager', 'secret:*'), webAcls],
     ),
     allow(

@@ -23,10 +23,10 @@ export function readOptions<Options extends ParseArgsOptionsConfig>(
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** What a base URL must be, for the tools' one-line mistakes. */
-export const BASE_URL_RULE = 'an https URL ending in /v1 (plain http only to localhost, 127.0.0.1 or [::1])';
+const BASE_URL_RULE = 'an https URL ending in /v1 (plain http only to localhost, 127.0.0.1 or [::1])';
 
 /** The URL without its trailing slash, or undefined when it is not such a base URL. */
-export function apiBaseUrl(value: string): string | undefined {
+function apiBaseUrl(value: string): string | undefined {
   const url = URL.parse(value.replace(/\/$/, ''));
   const fine =
     url !== null &&
@@ -38,6 +38,16 @@ export function apiBaseUrl(value: string): string | undefined {
     url.password === '';
   return fine ? url.href : undefined;
 }
+
+/** The base URL without its trailing slash; a mistake goes to `fail`, saying `what` gave it. */
+export const requireBaseUrl = (value: string, what: string, fail: (message: string) => never): string =>
+  apiBaseUrl(value) ?? fail(`${what} must be ${BASE_URL_RULE}, not "${value}"`);
+
+/** The options readApiKey reads: `--api-key-stdin`, and `--api-key` for scripts that still pass it. */
+export const API_KEY_OPTIONS = {
+  'api-key': { type: 'string' },
+  'api-key-stdin': { type: 'boolean', default: false },
+} as const;
 
 /** The variable the API key is read from, unless `--api-key-stdin` says stdin. */
 const API_KEY_VARIABLE = 'PETSTORE_API_KEY';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { whyUntestable } from '#scripts/e2e-target.ts';
 import { StageOutputsError, readStageOutputs } from '#scripts/stage-outputs.ts';
-import { apiBaseUrl, BASE_URL_RULE, readApiKey, readOptions } from '#scripts/command-line.ts';
+import { API_KEY_OPTIONS, readApiKey, readOptions, requireBaseUrl } from '#scripts/command-line.ts';
 
 const USAGE = `usage: PETSTORE_API_KEY=<key> npm run test:e2e -- --base-url <url> [--api-key-stdin] [--read-only]
        PETSTORE_API_KEY=<key> npm run test:e2e -- --stage <stage> [--api-key-stdin] [--read-only]
@@ -41,27 +41,22 @@ const readArguments = (args: string[]) =>
     {
       'base-url': { type: 'string' },
       stage: { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-key-stdin': { type: 'boolean', default: false },
+      ...API_KEY_OPTIONS,
       'read-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     (message) => fail(`${message} (see --help)`),
   );
 
-/** The base URL without its trailing slash, when it is http(s) and ends in /v1; `what` names its source. */
-const checkBaseUrl = (value: string, what: string): string =>
-  apiBaseUrl(value) ?? fail(`${what} must be ${BASE_URL_RULE}, not "${value}"`);
-
 /** The base URL from --base-url, or from the outputs of the --stage deployed: exactly one of them. */
 async function chooseBaseUrl(baseUrl: string | undefined, stage: string | undefined): Promise<string> {
   if (baseUrl !== undefined && stage !== undefined)
     return fail('--base-url and --stage both name the API: give one of them (see --help)');
-  if (baseUrl !== undefined) return checkBaseUrl(baseUrl, '--base-url');
+  if (baseUrl !== undefined) return requireBaseUrl(baseUrl, '--base-url', fail);
   if (stage === undefined) return fail('--base-url or --stage is required (see --help)');
   try {
     const { outputs, source } = await readStageOutputs(stage, ['ApiUrl']);
-    return checkBaseUrl(outputs.ApiUrl, `ApiUrl in ${source}`);
+    return requireBaseUrl(outputs.ApiUrl, `ApiUrl in ${source}`, fail);
   } catch (error) {
     // The reader's messages end in a period, these lines do not.
     if (error instanceof StageOutputsError) return fail(error.message.replace(/\.$/, ''));

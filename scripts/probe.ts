@@ -2,7 +2,7 @@
 // (functions/probe/steps.ts) run once from here against any running API, local or deployed, one line
 // each. A bad argument exits 2 with one line and the usage, as `npm run test:e2e` does; a failed step, 1.
 import { failedSteps, runProbe, stepLine } from '#functions/probe/steps.ts';
-import { apiBaseUrl, BASE_URL_RULE, readApiKey, readOptions } from '#scripts/command-line.ts';
+import { API_KEY_OPTIONS, readApiKey, readOptions, requireBaseUrl } from '#scripts/command-line.ts';
 
 const USAGE_LINE =
   'usage: PETSTORE_API_KEY=<key> npm run probe -- --base-url <url> [--api-key-stdin] [--creates]';
@@ -32,18 +32,17 @@ const readArguments = (args: string[]) =>
     args,
     {
       'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'api-key-stdin': { type: 'boolean', default: false },
+      ...API_KEY_OPTIONS,
       creates: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     fail,
   );
 
-/** The base URL, when it is http(s), ends in /v1 and carries nothing the probe could not send. */
+/** The base URL: https, or http to this machine, ending in /v1, with nothing the probe could not send. */
 function checkBaseUrl(value: string | undefined): string {
   if (value === undefined) return fail('--base-url is required');
-  return apiBaseUrl(value) ?? fail(`--base-url must be ${BASE_URL_RULE}, not "${value}"`);
+  return requireBaseUrl(value, '--base-url', fail);
 }
 
 const values = readArguments(process.argv.slice(2));

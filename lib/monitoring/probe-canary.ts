@@ -5,8 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Fn, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
-import type { DefaultStackSynthesizer } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { AnyPrincipal, Effect, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
@@ -15,6 +14,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Canary, Code, Runtime, Schedule, Test } from 'aws-cdk-lib/aws-synthetics';
 import { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
+import { executionRoleArn } from '#lib/deploy-policies.ts';
 import { LAMBDA_ESBUILD_OPTIONS } from '#lib/functions/bundling.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
@@ -139,7 +139,6 @@ export class ProbeCanary extends Construct {
 
   /** A secret policy that refuses the key's value to every principal but the canary and CloudFormation. */
   private onlyTheCanaryReadsTheKey(role: Role) {
-    const synthesizer = Stack.of(this).synthesizer as DefaultStackSynthesizer;
     this.keySecret.addToResourcePolicy(
       new PolicyStatement({
         sid: 'OnlyTheCanaryAndTheDeployRead',
@@ -149,7 +148,7 @@ export class ProbeCanary extends Construct {
         resources: ['*'],
         conditions: {
           ArnNotEquals: {
-            'aws:PrincipalArn': [role.roleArn, Fn.sub(synthesizer.cloudFormationExecutionRoleArn)],
+            'aws:PrincipalArn': [role.roleArn, executionRoleArn(this)],
           },
         },
       }),

@@ -2,8 +2,7 @@
 // and on causes no SLO judges (throttles, an authorizer API Gateway cannot use), all through one
 // composite alarm, `Page`, which notifies when the first fires and when the last recovers: one
 // incident, one page. Each release's threshold alarms (`rolloutAlarms`) roll it back, paging no one.
-import { Fn, Stack } from 'aws-cdk-lib';
-import type { DefaultStackSynthesizer } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import {
   Alarm,
   AlarmRule,
@@ -19,7 +18,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { FUNCTION_NAMES } from '#functions/manifests.ts';
 import type { FunctionName } from '#functions/manifests.ts';
-import { KEY_MANAGEMENT } from '#lib/deploy-policies.ts';
+import { KEY_MANAGEMENT, executionRoleArn } from '#lib/deploy-policies.ts';
 import { PROBE_WINDOW } from '#lib/monitoring/stage-metrics.ts';
 import type { StageMetrics } from '#lib/monitoring/stage-metrics.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
@@ -157,10 +156,9 @@ export class StageAlarms extends Construct {
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
     key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
     // The execution policy reaches no key: each key's own policy lets CloudFormation manage it.
-    const synthesizer = Stack.of(this).synthesizer as DefaultStackSynthesizer;
     key.addToResourcePolicy(
       new PolicyStatement({
-        principals: [new ArnPrincipal(Fn.sub(synthesizer.cloudFormationExecutionRoleArn))],
+        principals: [new ArnPrincipal(executionRoleArn(this))],
         actions: KEY_MANAGEMENT,
         resources: ['*'],
       }),
