@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createApiKeyStore, hasExpired } from '#shared/store/api-key-store.ts';
 import type { ApiKeyRecord, ApiKeyTerms, IssuedApiKey } from '#shared/store/api-key-store.ts';
 import { disableInUsagePlan } from '#scripts/keys/usage-plan.ts';
-import { KeysError, WHERE_HELP, at, explainFailure, findKeys } from '#scripts/keys/target.ts';
+import { KeysError, at, explainFailure, findKeys, whereHelp } from '#scripts/keys/target.ts';
 import type { KeysTarget } from '#scripts/keys/target.ts';
 import { readExpiry, readOverlapEnd } from '#scripts/keys/terms.ts';
 import { describeTerms, issue } from '#scripts/keys/issue.ts';
@@ -34,7 +34,7 @@ const HELP = `${USAGE}
   revoke KEY_ID        refuses the key from now on
   probe                with --stage: the probe's new key, into its secret, unshown; --overlap default ${PROBE_OVERLAP}
   --port PORT          the running npm start on this port, when several run
-${WHERE_HELP}`;
+${whereHelp('Where the keys are')}`;
 
 const fail = (message: string): never => {
   console.error(message);

@@ -3,6 +3,7 @@
 // missing. On AWS nothing is created, and the tools write nothing of their own.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
 import type { TableClient } from '#shared/store/dynamodb.ts';
 import { LocalSetupError, startEmbeddedDynamoDb } from '#local/dynamodb/embedded.ts';
@@ -24,6 +25,8 @@ export type LocalDynamoDbOptions = {
   dataDir?: string | undefined;
   tableName?: string | undefined;
   region?: string | undefined;
+  /** False: a missing table stays missing, for a tool that must write nothing before its checks. */
+  createTable?: boolean | undefined;
 };
 
 /** DynamoDB's rule for a table name, checked first: a DynamoDB refusing the name is no bad endpoint. */
@@ -52,6 +55,8 @@ export type LocalDynamoDb = {
   /** False on AWS's own endpoints. */
   owned: boolean;
   table: TableClient;
+  /** For requests the table client does not make, on this endpoint: reading another table. */
+  documentClient: DynamoDBDocumentClient;
   close(): Promise<void>;
 };
 
@@ -75,7 +80,7 @@ function setupFailure(endpoint: string, tableName: string, error: SdkError) {
 }
 
 export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
-  const { dataDir, tableName = DEFAULT_TABLE_NAME } = options;
+  const { dataDir, tableName = DEFAULT_TABLE_NAME, createTable = true } = options;
   const embedded = options.endpoint === undefined ? await startEmbeddedDynamoDb({ dataDir }) : undefined;
   const endpoint = embedded?.endpoint ?? options.endpoint ?? '';
   const owned = !AWS_ENDPOINT.test(endpoint);
@@ -89,7 +94,7 @@ export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pro
     documentClient.destroy();
     await embedded?.close();
   };
-  if (owned) {
+  if (owned && createTable) {
     const setupClient = new DynamoDBClient(clientConfig);
     try {
       await ensureTable(setupClient, tableName);
@@ -106,6 +111,7 @@ export async function openLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pro
     tableName,
     owned,
     table: createTableClient({ tableName, documentClient }),
+    documentClient,
     close,
   };
 }

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
 import type { TableClient } from '#shared/store/dynamodb.ts';
 import { StoreUnavailableError } from '#shared/store/unavailable-error.ts';
@@ -26,6 +27,8 @@ export type KeysTarget = {
   /** The table's place, prefixed to its errors: `table T in eu-west-3`, `table T at <endpoint>`. */
   where: string;
   table: TableClient;
+  /** For requests the table client does not make, on the table's endpoint and region. */
+  documentClient: DynamoDBDocumentClient;
   /** A stage's usage plan, reached in the stage table's region. */
   usagePlan?: { id: string; where: string; apiGateway: APIGatewayClient } | undefined;
   close(): Promise<void>;
@@ -34,13 +37,15 @@ export type KeysTarget = {
 export type TargetChoice = {
   stage?: string | undefined;
   port?: string | undefined;
+  /** False: a local table that is missing is not created (restore checks before it writes). */
+  createTable?: boolean | undefined;
 };
 
 const NO_SERVER =
   'no running npm start found: start one, or use --stage, AWS_ENDPOINT_URL_DYNAMODB or PETSTORE_DATA_DIR.';
 
-/** For `--help`: where the keys are, in the order findKeys looks. */
-export const WHERE_HELP = `Where the keys are, the first that applies:
+/** For `--help`: the tables findKeys chooses from, in the order it looks, under `heading`. */
+export const whereHelp = (heading: string) => `${heading}, the first that applies:
   --stage staging|production   that stage's table and usage plan, in the stage's region (all three
                                from cdk-outputs.<stage>.json, else from the stack petstore-<stage> in
                                CloudFormation), with your AWS credentials
@@ -100,6 +105,7 @@ async function openStage(stage: string): Promise<KeysTarget> {
     description: `${where}, usage plan ${usagePlanId} (stage ${stage})`,
     where,
     table: createTableClient({ tableName, documentClient }),
+    documentClient,
     usagePlan: { id: usagePlanId, where: `usage plan ${usagePlanId} in ${region}`, apiGateway },
     close: async () => {
       documentClient.destroy();
@@ -114,7 +120,8 @@ async function openLocal(options: LocalDynamoDbOptions): Promise<KeysTarget> {
     throw error instanceof LocalSetupError ? new KeysError(error.message) : error;
   });
   const where = `table ${dynamoDb.tableName} at ${dynamoDb.endpoint}`;
-  return { description: where, where, table: dynamoDb.table, close: dynamoDb.close };
+  const { table, documentClient, close } = dynamoDb;
+  return { description: where, where, table, documentClient, close };
 }
 
 /** A running server's DynamoDB: an error here means the server stopped since its record was read. */
@@ -174,13 +181,13 @@ function chooseServer(servers: ServerRecord[], choice: ReturnType<typeof chosenP
   return only;
 }
 
-/** Where the keys are, in the order of WHERE_HELP. */
+/** Where the keys are, in the order of whereHelp. */
 export async function findKeys(choice: TargetChoice, env: NodeJS.ProcessEnv): Promise<KeysTarget> {
   if (choice.stage !== undefined) {
     if (choice.port !== undefined) throw new KeysError('--port picks a local server: not with --stage.');
     return openStage(choice.stage);
   }
-  const options = localDynamoDbOptions(env);
+  const options = { ...localDynamoDbOptions(env), createTable: choice.createTable };
   const chosenFirst = options.endpoint ? 'AWS_ENDPOINT_URL_DYNAMODB' : options.dataDir && 'PETSTORE_DATA_DIR';
   if (choice.port !== undefined && chosenFirst)
     throw new KeysError(

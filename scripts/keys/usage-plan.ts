@@ -5,7 +5,9 @@ import {
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
   DeleteApiKeyCommand,
+  GetApiKeyCommand,
   GetApiKeysCommand,
+  GetUsagePlanKeysCommand,
   UpdateApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import type { APIGatewayClient } from '@aws-sdk/client-api-gateway';
@@ -44,4 +46,28 @@ export async function disableInUsagePlan(client: Sender, keyId: string): Promise
     }),
   );
   return true;
+}
+
+/** The usage plan's keys, by value (our key's hash) to API Gateway key id, read page by page. */
+async function planKeyIds(client: Sender, usagePlanId: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  let position: string | undefined;
+  do {
+    const page = await client.send(new GetUsagePlanKeysCommand({ usagePlanId, limit: 500, position }));
+    for (const { id, value } of page.items ?? []) if (id && value) ids.set(value, id);
+    position = page.position;
+  } while (position);
+  return ids;
+}
+
+/**
+ * Asks whether the usage plan still serves the key with this hash: in the plan, and enabled (revoke
+ * disables it). The plan's keys are read once, at the first question.
+ */
+export function usagePlanServes(client: Sender, usagePlanId: string) {
+  let ids: Promise<Map<string, string>> | undefined;
+  return async (keyHash: string): Promise<boolean> => {
+    const id = (await (ids ??= planKeyIds(client, usagePlanId))).get(keyHash);
+    return id !== undefined && (await client.send(new GetApiKeyCommand({ apiKey: id }))).enabled === true;
+  };
 }

@@ -53,13 +53,16 @@ const NETWORK =
 
 type SdkError = { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
 
+/** DynamoDB refused the request for its rate: the same request succeeds later. */
+export const isThrottling = (error: unknown) => THROTTLING.has((error as SdkError | undefined)?.name ?? '');
+
 /** True when DynamoDB could not be reached or kept throttling after the SDK's own retries. */
 function isUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   // Duck-typed, not instanceof: errors may come from another realm (the SDK then wraps them by message).
   const { name = '', code = '', message = '', $metadata } = error as SdkError;
   return (
-    THROTTLING.has(name) ||
+    isThrottling(error) ||
     name === 'TimeoutError' ||
     NETWORK.test(code) ||
     NETWORK.test(message) ||

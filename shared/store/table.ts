@@ -83,12 +83,13 @@ export function petIndexKeys(pet: Pet): Record<string, string> {
 }
 
 export const COUNTER_PARTITION = 'COUNTER';
+const COUNTER_SORT_KEY = 'PET_ID_BLOCKS';
 /** Counts the blocks of pet ids a young table leased (see id-allocator.ts). */
-export const petIdCounterItemKey = tableKey(COUNTER_PARTITION, 'PET_ID_BLOCKS');
+export const petIdCounterItemKey = tableKey(COUNTER_PARTITION, COUNTER_SORT_KEY);
 /** The counters a table leases from once every shard has pets: one partition each (IAM: all of them). */
 export const SPREAD_COUNTER_PARTITIONS = `${COUNTER_PARTITION}#*`;
 export const spreadPetIdCounterItemKey = (counter: number) =>
-  tableKey(`${COUNTER_PARTITION}#${counter}`, 'PET_ID_BLOCKS');
+  tableKey(`${COUNTER_PARTITION}#${counter}`, COUNTER_SORT_KEY);
 
 /** The shard count a table's pets are laid out for, fixed with the table (local/dynamodb/table-layout.ts). */
 export const petLayoutItemKey = tableKey('LAYOUT', 'PETS');
@@ -101,6 +102,22 @@ export const apiKeyItemKey = (keyHash: string) => tableKey(API_KEY_PARTITION, ke
  * the pattern matches all of them (IAM).
  */
 const IDEMPOTENCY_PARTITION_PREFIX = 'IDEMPOTENCY#';
+const IDEMPOTENCY_SORT_KEY = 'RECORD';
 export const IDEMPOTENCY_PARTITIONS = `${IDEMPOTENCY_PARTITION_PREFIX}*`;
 export const idempotencyItemKey = (scope: string, keyHash: string) =>
-  tableKey(`${IDEMPOTENCY_PARTITION_PREFIX}${scope}#${keyHash}`, 'RECORD');
+  tableKey(`${IDEMPOTENCY_PARTITION_PREFIX}${scope}#${keyHash}`, IDEMPOTENCY_SORT_KEY);
+
+export type ItemKind = 'pet' | 'counter' | 'layout' | 'apiKey' | 'idempotency';
+
+/** The kind of item a key belongs to, from the key alone; undefined for a key no kind has. */
+export function itemKindOf(key: Record<string, unknown>): ItemKind | undefined {
+  const [partition, sort] = [String(key[TABLE_KEY.partitionKey]), String(key[TABLE_KEY.sortKey])];
+  const counter = new RegExp(`^${COUNTER_PARTITION}(#\\d+)?$`);
+  if (partition.startsWith(PET_PARTITION_PREFIX)) return 'pet';
+  if (sort === COUNTER_SORT_KEY && counter.test(partition)) return 'counter';
+  if (partition === petLayoutItemKey.pk && sort === petLayoutItemKey.sk) return 'layout';
+  if (partition === API_KEY_PARTITION) return 'apiKey';
+  if (partition.startsWith(IDEMPOTENCY_PARTITION_PREFIX) && sort === IDEMPOTENCY_SORT_KEY)
+    return 'idempotency';
+  return undefined;
+}

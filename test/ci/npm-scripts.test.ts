@@ -35,6 +35,7 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
   dev: { args: [], env: { PORT: 'abc' }, code: 1, output: /^petstore: PORT must be a port number/m },
   keys: { args: ['--help'], code: 0, output: /^usage: npm run keys -- <create --name NAME/m },
   reset: { args: ['--help'], code: 0, output: /^usage: npm run reset -- \[DATA_DIR\]/m },
+  restore: { args: ['--help'], code: 0, output: /^usage: npm run restore -- --from TABLE/m },
   'start:stage': {
     args: ['--help'],
     code: 0,

@@ -37,6 +37,9 @@ const FROM_API_REFERENCE: Record<string, { required: string[]; optional: string[
   },
 };
 
+/** The CLI's waiters the docs use: `aws <service> wait <waiter>` polls an operation with its input. */
+const WAITERS: Record<string, string> = { 'dynamodb table-exists': 'describe-table' };
+
 /** The CLI's global options the docs use. */
 const GLOBAL_OPTIONS = new Set(['region', 'query', 'output']);
 
@@ -112,11 +115,20 @@ function optionsGiven(call: string, { options }: Operation): string[] {
   });
 }
 
+/** `service command` of a call; a waiter's is the operation it polls. */
+function operationName(call: string) {
+  const [, service = '', command = '', waiter = ''] = call.split(/\s+/);
+  if (command !== 'wait') return `${service} ${command}`;
+  const polled = WAITERS[`${service} ${waiter}`];
+  if (!polled) throw new Error(`${call}: no waiter ${waiter} known for aws ${service}`);
+  return `${service} ${polled}`;
+}
+
 const calls = markdownFiles(REPO_ROOT).flatMap((file) =>
   commands(readRepoFile(file))
     .flatMap(({ text }) => steps(text))
     .filter(isAwsCall)
-    .map((call) => ({ file, call, name: call.split(/\s+/).slice(1, 3).join(' ') })),
+    .map((call) => ({ file, call, name: operationName(call) })),
 );
 
 describe('every AWS CLI command in the docs', () => {
@@ -152,5 +164,7 @@ describe('the check itself', () => {
       'deletion-protection-enabled',
     ]);
     expect(() => operation('lambda', 'update-aliases')).toThrow(/no such operation/);
+    expect(operationName('aws dynamodb wait table-exists --table-name t')).toBe('dynamodb describe-table');
+    expect(() => operationName('aws dynamodb wait table-gone --table-name t')).toThrow(/no waiter/);
   });
 });

@@ -125,10 +125,10 @@ describe('the runbook, read top to bottom', () => {
     expect(firstRun((line) => line.startsWith('REGION='))).toBeLessThan(firstCall);
   });
 
-  it("runs keys and prune-versions for a named stage, in the region of that stage's outputs", () => {
+  it("runs keys, restore and prune-versions for a named stage, in the region of that stage's outputs", () => {
     const stageTools = lines
       .flatMap(steps)
-      .filter((step) => /^npm run (keys|prune-versions) -- (?!--help)/.test(step));
+      .filter((step) => /^npm run (keys|restore|prune-versions) -- (?!--help)/.test(step));
     expect(stageTools.length).toBeGreaterThan(5);
     expect(stageTools.filter((step) => !/ --stage \S/.test(step))).toEqual([]);
   });

@@ -6,7 +6,8 @@ import type { ProxiedAnswer } from '#local/dynamodb/proxy.ts';
 
 export type Mode = 'up' | 'throttling';
 
-const THROTTLED: ProxiedAnswer = {
+/** DynamoDB's answer to a request over the table's throughput. */
+export const THROTTLED: ProxiedAnswer = {
   status: 400,
   headers: { 'Content-Type': 'application/x-amz-json-1.0' },
   body: Buffer.from(

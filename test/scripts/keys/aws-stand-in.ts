@@ -1,7 +1,7 @@
-// A local HTTP stand-in for the AWS services `npm run keys -- probe --stage` calls besides DynamoDB:
-// Secrets Manager's JSON protocol (X-Amz-Target: secretsmanager.DescribeSecret, PutSecretValue) and
-// API Gateway's two REST calls that add a key to a usage plan. Only AWS itself is stood in: the script
-// and its SDK clients are the real ones. It records each call with the region it was signed for.
+// A local HTTP stand-in for the AWS services `npm run keys -- probe --stage` and `npm run restore`
+// call besides DynamoDB: Secrets Manager's JSON protocol (DescribeSecret, PutSecretValue) and API
+// Gateway's REST calls on keys and usage plans. Only AWS itself is stood in: the scripts and their SDK
+// clients are the real ones. It records each call with the region it was signed for.
 import { createServer } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,9 +33,16 @@ async function readCall(request: IncomingMessage): Promise<AwsCall> {
   };
 }
 
-/** Secrets Manager and API Gateway, holding `secrets` by ARN; `refusing` names operations to deny. */
+export type StoodInApiKey = { name: string; value: string; enabled: boolean };
+
+/**
+ * Secrets Manager and API Gateway, holding `secrets` by ARN, `apiKeys` by id and `usagePlans` (the ids
+ * of each plan's keys) by id; `refusing` names operations to deny.
+ */
 export async function startAwsStandIn() {
   const secrets = new Map<string, string>();
+  const apiKeys = new Map<string, StoodInApiKey>();
+  const usagePlans = new Map<string, string[]>();
   const refusing = new Set<string>();
   const calls: AwsCall[] = [];
 
@@ -53,6 +60,17 @@ export async function startAwsStandIn() {
     }
     if (operation === 'POST /apikeys') return [201, { id: `apigw-${calls.length}`, name: body.name }];
     if (/^POST \/usageplans\/[^/]+\/keys$/.test(operation)) return [201, { id: body.keyId, type: 'API_KEY' }];
+    const planKeys = /^GET \/usageplans\/([^/]+)\/keys$/.exec(operation);
+    if (planKeys) {
+      const item = (usagePlans.get(planKeys[1] ?? '') ?? []).map((id) => {
+        const { name, value } = apiKeys.get(id) ?? { name: '', value: '' };
+        return { id, type: 'API_KEY', name, value };
+      });
+      return [200, { item }];
+    }
+    const apiKey = apiKeys.get(/^GET \/apikeys\/([^/]+)$/.exec(operation)?.[1] ?? '');
+    if (apiKey)
+      return [200, { id: /[^/]+$/.exec(operation)?.[0], name: apiKey.name, enabled: apiKey.enabled }];
     return [404, { message: `${operation} is not stood in` }];
   }
 
@@ -68,6 +86,8 @@ export async function startAwsStandIn() {
   return {
     url: `http://127.0.0.1:${port}`,
     secrets,
+    apiKeys,
+    usagePlans,
     refusing,
     calls,
     close: () => new Promise((resolve) => server.close(resolve)),
