@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { usagePlanServes } from '#scripts/keys/usage-plan.ts';
 import { KeysError, at, explainFailure, findKeys, whereHelp } from '#scripts/keys/target.ts';
 import { checkTables } from '#scripts/restore/tables.ts';
-import { formatSummary, restoreTable } from '#scripts/restore/merge.ts';
+import { formatCount, formatSummary, restoreTable } from '#scripts/restore/merge.ts';
 
 const USAGE = 'usage: npm run restore -- --from TABLE [--dry-run] [--stage staging|production] [--port PORT]';
 const HELP = `${USAGE}
@@ -18,7 +18,7 @@ ${whereHelp('The table it restores into')}`;
 
 /** A progress line on stderr each time this many more items are done. */
 const PROGRESS_EVERY = 1_000;
-const itemCount = (count: number) => `${count.toLocaleString('en-US')} item${count === 1 ? '' : 's'}`;
+const itemCount = (count: number) => `${formatCount(count)} item${count === 1 ? '' : 's'}`;
 
 const fail = (message: string): never => {
   console.error(message);
@@ -57,7 +57,7 @@ console.error(`restore: from table ${source} into ${target.description}${dryRun 
 let done = 0;
 try {
   const { documentClient, table, where, usagePlan } = target;
-  const about = await at(where, checkTables(documentClient, { source, target: table.tableName, where }));
+  const about = await at(where, checkTables(target, source));
   const served = usagePlan && usagePlanServes(usagePlan.apiGateway, usagePlan.id);
   const summary = await at(
     where,
@@ -70,9 +70,9 @@ try {
       },
       source,
       (items) => {
-        const total = about >= items ? ` of about ${about.toLocaleString('en-US')}` : '';
+        const total = about >= items ? ` of about ${formatCount(about)}` : '';
         if (Math.floor(items / PROGRESS_EVERY) > Math.floor(done / PROGRESS_EVERY))
-          console.error(`restore: ${items.toLocaleString('en-US')}${total} items done`);
+          console.error(`restore: ${formatCount(items)}${total} items done`);
         done = items;
       },
     ),

@@ -1,6 +1,7 @@
 // The client's ETag cache: the last 200 of each GET URL that came with an ETag, kept so that a 304 to
 // its If-None-Match can stand for it. Bounded by entries, least recently used first out, and private to
 // one client, as the API's `Cache-Control: private` asks: it holds what one API key may read.
+import { shown } from './retry-policy.ts';
 
 export type CacheOptions = {
   /** The most answers kept (default 500), one a URL, query included. */
@@ -12,8 +13,6 @@ export type CachedAnswer = { etag: string; headers: Headers; body: ArrayBuffer }
 
 /** A sensible bound: 500 pages of up to 100 animals each are a few megabytes. */
 const DEFAULT_MAX_ENTRIES = 500;
-
-const shown = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
 
 export class EtagCache {
   readonly #entries = new Map<string, CachedAnswer>();

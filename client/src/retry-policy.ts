@@ -30,7 +30,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 const OPTION_NAMES = new Set(Object.keys(DEFAULT_RETRY_POLICY));
 
-const shown = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
+/** A setting's value as an error message quotes it. */
+export const shown = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
 
 function checked(name: string, value: unknown, integer: boolean): number {
   const valid = typeof value === 'number' && (integer ? Number.isInteger(value) : Number.isFinite(value));

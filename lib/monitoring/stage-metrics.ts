@@ -15,6 +15,15 @@ import type { OperationId } from '#shared/http/routes.ts';
 import { EMITTED_METRICS } from '#shared/observability.ts';
 import { SECONDARY_INDEXES } from '#shared/store/table.ts';
 
+/** A function of one key that builds each key's value at its first call, and returns it after. */
+function builtOnce<Key, Value>(build: (key: Key) => Value): (key: Key) => Value {
+  const built = new Map<Key, Value>();
+  return (key) => {
+    if (!built.has(key)) built.set(key, build(key));
+    return built.get(key) as Value;
+  };
+}
+
 /** The period of the counts: what the threshold alarms judge, and what the graphs draw. */
 export const PERIOD = Duration.minutes(5);
 /** Latency percentiles per minute: a p99 over five minutes would hide a bad minute. */
@@ -82,7 +91,7 @@ export function stageMetrics(props: StageMetricsProps) {
       apiMetric(apiName, metricName, options, route && methodOfRoute(route)),
 
     /** One route: its answers and latency as API Gateway counts them, and its function's own. */
-    route(operationId: OperationId) {
+    route: builtOnce((operationId: OperationId) => {
       const method = methodOfRoute(operationId);
       const latency = (metricName: string) => (statistic: string) =>
         apiMetric(apiName, metricName, { period: LATENCY_PERIOD, statistic }, method);
@@ -97,10 +106,10 @@ export function stageMetrics(props: StageMetricsProps) {
         latency: latency('Latency'),
         integrationLatency: latency('IntegrationLatency'),
       };
-    },
+    }),
 
     /** One function's invocations as Lambda counts them, and its cold starts as it counts them. */
-    function(name: FunctionName) {
+    function: builtOnce((name: FunctionName) => {
       const fn = functions[name];
       return {
         invocations: fn.metricInvocations(sum),
@@ -111,7 +120,7 @@ export function stageMetrics(props: StageMetricsProps) {
         coldStarts: emitted(EMITTED_METRICS.coldStart, { function_name: fn.functionName }),
         initDuration: initDurations[name],
       };
-    },
+    }),
 
     authorizer: {
       /** Keys the authorizer refused: unknown, revoked or expired. */

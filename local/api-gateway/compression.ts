@@ -27,14 +27,10 @@ export function compressedAnswer(
   minimumBytes: number | undefined,
 ): APIGatewayProxyResult {
   const coding = acceptedCoding(acceptEncoding);
+  if (minimumBytes === undefined || !coding || hasContentEncoding(answer.headers)) return answer;
+  // Decoded only for an answer that may be compressed: the size is in bytes, not characters.
   const body = Buffer.from(answer.body, answer.isBase64Encoded ? 'base64' : 'utf8');
-  if (
-    minimumBytes === undefined ||
-    !coding ||
-    body.length < minimumBytes ||
-    hasContentEncoding(answer.headers)
-  )
-    return answer;
+  if (body.length < minimumBytes) return answer;
   return {
     ...answer,
     headers: { ...answer.headers, 'Content-Encoding': coding },

@@ -5,6 +5,7 @@
 import { LocalSetupError } from '#local/dynamodb/embedded.ts';
 import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { leasedBlocks } from '#shared/store/id-allocator.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { COUNTER_PARTITION, TABLE_KEY, petLayoutItemKey } from '#shared/store/table.ts';
 
 /** What tables made before the mark were spread over. */
@@ -13,15 +14,21 @@ export const LEGACY_PET_SHARDS = 16;
 const UNSHARDED_COUNTER = { [TABLE_KEY.partitionKey]: COUNTER_PARTITION, [TABLE_KEY.sortKey]: 'PET_ID' };
 const EMPTY_IT = '(npm run reset -- <dir> for a data directory) or name another table.';
 
+/** The shard count the table is marked with; undefined when it has no mark. */
+export async function markedShards(table: TableClient): Promise<number | undefined> {
+  const marked = await table.get(petLayoutItemKey);
+  return marked ? Number(marked.shards) : undefined;
+}
+
 /** Refuses, in one line, a table laid out for another count than `shards`; marks a new one it owns. */
 export async function checkTableLayout({ table, tableName, owned }: LocalDynamoDb, shards: number) {
   if (await table.get(UNSHARDED_COUNTER))
     throw new LocalSetupError(
       `Table ${tableName} has the layout from before pets were sharded: empty it ${EMPTY_IT}`,
     );
-  const marked = await table.get(petLayoutItemKey);
-  const counted = owned && !marked && (await leasedBlocks(table)) > 0;
-  const madeFor = marked ? Number(marked.shards) : counted ? LEGACY_PET_SHARDS : undefined;
+  const marked = await markedShards(table);
+  const counted = owned && marked === undefined && (await leasedBlocks(table)) > 0;
+  const madeFor = marked ?? (counted ? LEGACY_PET_SHARDS : undefined);
   if (madeFor === undefined && owned) await table.putIfAbsent({ ...petLayoutItemKey, shards });
   else if (madeFor !== undefined && madeFor !== shards)
     throw new LocalSetupError(

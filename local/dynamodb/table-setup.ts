@@ -6,7 +6,12 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type {
+  CreateTableCommandInput,
+  DescribeTableCommandOutput,
+  DynamoDBClient,
+  TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { SECONDARY_INDEXES, TABLE_KEY, TTL_ATTRIBUTE } from '#shared/store/table.ts';
 
 function tableDefinition(tableName: string): CreateTableCommandInput {
@@ -31,19 +36,22 @@ function tableDefinition(tableName: string): CreateTableCommandInput {
   };
 }
 
-async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+/** The table as DynamoDB describes it; undefined when there is none. */
+export async function describeTable(
+  client: { send(command: DescribeTableCommand): Promise<DescribeTableCommandOutput> },
+  tableName: string,
+): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return true;
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
-    if ((error as Error).name === 'ResourceNotFoundException') return false;
+    if ((error as Error).name === 'ResourceNotFoundException') return undefined;
     throw error;
   }
 }
 
 /** Returns true when it created the table, false when the table was already there. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
-  if (await tableExists(client, tableName)) return false;
+  if (await describeTable(client, tableName)) return false;
   try {
     await client.send(new CreateTableCommand(tableDefinition(tableName)));
   } catch (error) {

@@ -3,9 +3,10 @@
 // active before ends after the overlap, once its successor is stored. If the secret refuses the new
 // key, that key is revoked again in the table and nothing else has changed.
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import { createApiKeyStore, hasExpired } from '#shared/store/api-key-store.ts';
+import { createApiKeyStore, hasExpired, isActive } from '#shared/store/api-key-store.ts';
 import type { ApiKeyRecord, ApiKeyScope } from '#shared/store/api-key-store.ts';
 import { describeTerms, issue } from '#scripts/keys/issue.ts';
+import { readExpiry } from '#scripts/keys/terms.ts';
 import { openProbeSecret } from '#scripts/keys/probe-secret.ts';
 import { KeysError, at } from '#scripts/keys/target.ts';
 import type { KeysTarget } from '#scripts/keys/target.ts';
@@ -28,7 +29,7 @@ function probeScope(stage: string): ApiKeyScope {
 /** The probe keys that work now: the one the secret holds, and any a failed run left behind. */
 async function activeProbeKeys({ where, table }: KeysTarget): Promise<ApiKeyRecord[]> {
   const keys = await at(where, createApiKeyStore(table).list());
-  return keys.filter((key) => key.name === PROBE_KEY_NAME && !key.revokedAt && !hasExpired(key));
+  return keys.filter((key) => key.name === PROBE_KEY_NAME && isActive(key));
 }
 
 /** After the secret refused the new key: revokes it again, and says both in one line. */
@@ -42,12 +43,8 @@ async function revokeAgain({ where, table }: KeysTarget, stage: string, id: stri
 }
 
 /** Ends a probe key at `endsAt` (or its own earlier expiry), and says when. */
-async function endProbeKey(
-  { where, table }: KeysTarget,
-  stage: string,
-  { id }: ApiKeyRecord,
-  endsAt: string,
-) {
+async function endProbeKey({ where, table }: KeysTarget, stage: string, key: ApiKeyRecord, endsAt: string) {
+  const { id } = key;
   const ended = await at(where, createApiKeyStore(table).expire(id, endsAt)).catch((error: Error) => {
     throw new KeysError(
       `${error.message} (${id} is still active: once the probe runs with the new key, ` +
@@ -55,7 +52,7 @@ async function endProbeKey(
     );
   });
   const expiresAt = ended?.expiresAt ?? endsAt;
-  return `${id} ${Date.parse(expiresAt) <= Date.now() ? 'expired' : 'expires'} at ${expiresAt}`;
+  return `${id} ${hasExpired({ ...key, expiresAt }) ? 'expired' : 'expires'} at ${expiresAt}`;
 }
 
 export async function probe(target: KeysTarget, stage: string, heldKeyEndsAt: string) {
@@ -65,7 +62,7 @@ export async function probe(target: KeysTarget, stage: string, heldKeyEndsAt: st
     // Checked before anything is written: a secret out of reach changes nothing.
     await secret.check();
     const active = await activeProbeKeys(target);
-    const expiresAt = new Date(Date.now() + PROBE_KEY_DAYS * 86_400_000).toISOString();
+    const expiresAt = readExpiry(`${PROBE_KEY_DAYS}d`);
     const issued = await issue(target, PROBE_KEY_NAME, { scope, expiresAt });
     await secret.store(issued).catch((error: Error) => revokeAgain(target, stage, issued.id, error.message));
     const stored = `Issued ${issued.id} (${describeTerms(issued)}) for the probe: stored in ${secret.arn}`;

@@ -6,7 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item, TableClient } from '#shared/store/dynamodb.ts';
-import { IF_ABSENT, TABLE_KEY, TTL_ATTRIBUTE, itemKindOf } from '#shared/store/table.ts';
+import { hasRecordExpired } from '#shared/store/idempotency-records.ts';
+import { IF_ABSENT, TABLE_KEY, itemKindOf } from '#shared/store/table.ts';
 import { patiently } from '#scripts/restore/tables.ts';
 
 /** What can become of an item of each kind, in the order the summary shows them. */
@@ -35,13 +36,10 @@ const keyOf = (item: Item) => ({
   [TABLE_KEY.partitionKey]: item[TABLE_KEY.partitionKey],
   [TABLE_KEY.sortKey]: item[TABLE_KEY.sortKey],
 });
-const nowInSeconds = () => Math.floor(Date.now() / 1000);
-/** An idempotency record past its TTL is no record: DynamoDB deletes it within days, dynalite never. */
-const expired = (item: Item) => item[TTL_ATTRIBUTE] !== undefined && item[TTL_ATTRIBUTE] < nowInSeconds();
 
 async function read({ table }: RestoreTarget, item: Item) {
   const found = await patiently(() => table.get(keyOf(item)));
-  return found && !(itemKindOf(found) === 'idempotency' && expired(found)) ? found : undefined;
+  return found && !(itemKindOf(found) === 'idempotency' && hasRecordExpired(found)) ? found : undefined;
 }
 
 /** Writes the item unless the target has it (or, for an idempotency record, an expired one). */
@@ -118,7 +116,7 @@ export async function restoreItem(target: RestoreTarget, item: Item): Promise<It
   const kind = itemKindOf(item) ?? 'other';
   if (kind === 'counter') return raiseCounter(target, item);
   if (kind === 'apiKey') return restoreKey(target, item);
-  if (kind === 'idempotency' && expired(item)) return { kind, outcome: 'expired' };
+  if (kind === 'idempotency' && hasRecordExpired(item)) return { kind, outcome: 'expired' };
   if (kind === 'other') return { kind, outcome: 'left out' };
   return restoreIfAbsent(target, kind, item);
 }

@@ -42,7 +42,8 @@ export async function restoreTable(target: RestoreTarget, source: string, onPage
   return summary;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** 12,345: a count as the summary and the progress lines write it. */
+export const formatCount = (count: number) => count.toLocaleString('en-US');
 
 /**
  * A line per kind, each outcome counted (`not in the usage plan` only on a stage), then the
@@ -51,7 +52,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function formatSummary({ counts, differences }: Summary, { onStage }: { onStage: boolean }) {
   const lines = Object.entries(OUTCOMES).map(([kind, outcomes]) => {
     const shown = outcomes.filter((outcome) => onStage || outcome !== 'not in the usage plan');
-    const each = shown.map((outcome) => `${count(counts.get(`${kind}/${outcome}`) ?? 0)} ${outcome}`);
+    const each = shown.map((outcome) => `${formatCount(counts.get(`${kind}/${outcome}`) ?? 0)} ${outcome}`);
     return `  ${KIND_NAMES[kind as Kind].padEnd(20)} ${each.join(', ')}`;
   });
   const found =

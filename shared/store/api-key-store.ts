@@ -30,7 +30,8 @@ export const hasExpired = (record: ApiKeyRecord, now = Date.now()) =>
   record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now;
 
 /** Neither revoked nor expired. */
-const isActive = (record: ApiKeyRecord, now = Date.now()) => !record.revokedAt && !hasExpired(record, now);
+export const isActive = (record: ApiKeyRecord, now = Date.now()) =>
+  !record.revokedAt && !hasExpired(record, now);
 
 /** The item attribute of a key's expiry, an ISO timestamp. */
 const KEY_EXPIRY_ATTRIBUTE = 'keyExpiresAt';

@@ -2,7 +2,7 @@
 // claimed `in_progress` with the pet id it will use and a lock, and becomes `completed` with the
 // pet it produced. Every step is one conditional write, so two requests can never both own a record.
 import type { Pet } from '#shared/schemas.ts';
-import type { TableClient } from '#shared/store/dynamodb.ts';
+import type { Item, TableClient } from '#shared/store/dynamodb.ts';
 import { toPet } from '#shared/store/pet-item.ts';
 import type { idempotencyItemKey } from '#shared/store/table.ts';
 import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
@@ -10,6 +10,10 @@ import { TTL_ATTRIBUTE } from '#shared/store/table.ts';
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 
 export type RecordKey = ReturnType<typeof idempotencyItemKey>;
+
+/** Past its TTL: no record any more, though DynamoDB deletes it only within days (dynalite never). */
+export const hasRecordExpired = (item: Item, now = Date.now()) =>
+  item[TTL_ATTRIBUTE] < Math.floor(now / 1000);
 
 export type IdempotencyRecord =
   /** Owned by a request in flight until `lockedUntil` (ms); after it, another may take it over. */
@@ -38,7 +42,7 @@ export function createIdempotencyRecords(table: TableClient) {
 
     async read(key: RecordKey): Promise<IdempotencyRecord | undefined> {
       const item = await table.get(key);
-      if (!item || item[TTL_ATTRIBUTE] < Math.floor(Date.now() / 1000)) return undefined;
+      if (!item || hasRecordExpired(item)) return undefined;
       const { fingerprint, petId } = item;
       return item.status === 'completed'
         ? { status: 'completed', fingerprint, petId: Number(petId), pet: toPet(item.pet) }

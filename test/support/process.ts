@@ -62,6 +62,18 @@ export function runScript(
   return { child, exited, waitFor, output: () => output };
 }
 
+/** A script run to its end: its exit code, its stdout and stderr apart, and both as they came. */
+export async function runToEnd(...[script, args, env, options]: Parameters<typeof runScript>) {
+  const run = runScript(script, args, env, options);
+  let [stdout, stderr] = ['', ''];
+  run.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  run.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const closed = new Promise((resolve) => run.child.once('close', resolve));
+  const code = await run.exited;
+  await closed;
+  return { code, stdout, stderr, output: run.output() };
+}
+
 /** Kills whatever a test left running (call from afterEach). */
 export function killScripts() {
   for (const child of running.splice(0)) child.kill('SIGKILL');

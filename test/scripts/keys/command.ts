@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
-import { runScript } from '#test/support/process.ts';
+import { runToEnd } from '#test/support/process.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,18 +36,12 @@ export function standInProfile(project: string, endpoints: Record<string, string
  * PORT; it reads the records of the servers the tests run (PETSTORE_SERVERS_DIR).
  */
 export async function keysIn(env: Env, args: string[], options: { cwd?: string } = {}) {
-  const run = runScript(
+  const { code, output, stderr } = await runToEnd(
     'scripts/keys.ts',
     args,
     { PETSTORE_DATA_DIR: undefined, PORT: undefined, ...env },
     options,
   );
-  let stderr = '';
-  run.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const closed = new Promise((resolve) => run.child.once('close', resolve));
-  const code = await run.exited;
-  await closed;
-  const output = run.output();
   expect(output).not.toMatch(/\n\s+at /);
   return { code, output, firstLine: stderr.split('\n')[0] };
 }

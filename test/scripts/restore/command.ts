@@ -3,11 +3,12 @@
 // helpers that snapshot a table, as a point-in-time restore would, and read all it holds.
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
-import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '#shared/store/dynamodb.ts';
 import { openLocalDynamoDb } from '#local/dynamodb/connect.ts';
 import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
-import { runScript } from '#test/support/process.ts';
+import { scanPages } from '#scripts/restore/tables.ts';
+import { runToEnd } from '#test/support/process.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -18,14 +19,7 @@ export const openTable = (name: string, endpoint = process.env.AWS_ENDPOINT_URL_
 /** Every item of the table, in key order. */
 export async function allItems({ documentClient, tableName }: LocalDynamoDb): Promise<Item[]> {
   const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of scanPages(documentClient, tableName, 1_000)) items.push(...page);
   const order = (item: Item) => `${item.pk}\u0000${item.sk}`;
   return items.sort((a, b) => order(a).localeCompare(order(b)));
 }
@@ -56,19 +50,14 @@ export async function restore(target: LocalDynamoDb | Env, args: string[], optio
     'tableName' in target
       ? { AWS_ENDPOINT_URL_DYNAMODB: target.endpoint, PETSTORE_TABLE_NAME: String(target.tableName) }
       : target;
-  const run = runScript(
+  const run = await runToEnd(
     'scripts/restore.ts',
     args,
     { PETSTORE_DATA_DIR: undefined, PORT: undefined, ...env },
     options,
   );
-  let [stdout, stderr] = ['', ''];
-  run.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  run.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const closed = new Promise((resolve) => run.child.once('close', resolve));
-  const code = await run.exited;
-  await closed;
-  expect(stdout + stderr).not.toMatch(/\n\s+at /);
+  const { code, stdout, stderr } = run;
+  expect(run.output).not.toMatch(/\n\s+at /);
   return { code, stdout, stderr, lastError: stderr.trim().split('\n').at(-1) };
 }
 
