@@ -1,12 +1,11 @@
 // middy 7 is ESM-only, so jest runs in ESM mode (see the "jest" script) and @swc/jest only strips
-// types; `npm run typecheck` is where types are checked. Two projects: test/tiers.ts sorts the files
-// into the fast tier (`npm run test:fast`, for the seconds between two edits) and the full one.
+// types; `npm run typecheck` is where types are checked. A test file's name says its tier: one that
+// starts a process, drives a browser or reads the synthesized app is `*.slow.test.ts`, and
+// `npm run test:fast` (the seconds between two edits) runs every other `*.test.ts`.
 import { availableParallelism } from 'node:os';
-import { testTiers } from './test/tiers.ts';
 
-const { fast, full } = testTiers(import.meta.dirname);
-
-const inRoot = (file) => `<rootDir>/${file}`;
+/** The product's tests under test/, and the bench's beside its sources. */
+const testsNamed = (suffix) => ['test', 'bench'].map((folder) => `<rootDir>/${folder}/**/*${suffix}`);
 
 /** What both tiers share: only the files differ. */
 const project = {
@@ -19,13 +18,19 @@ const project = {
     ],
   },
   setupFiles: ['<rootDir>/test/support/test-env.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
 };
 
 /** @type {import('jest').Config} */
 const config = {
   projects: [
-    { ...project, displayName: 'fast', testMatch: fast.map(inRoot) },
-    { ...project, displayName: 'full', testMatch: [...full.keys()].map(inRoot) },
+    {
+      ...project,
+      displayName: 'fast',
+      testMatch: testsNamed('.test.ts'),
+      testPathIgnorePatterns: [...project.testPathIgnorePatterns, '\\.slow\\.test\\.ts$'],
+    },
+    { ...project, displayName: 'slow', testMatch: testsNamed('.slow.test.ts') },
   ],
   testSequencer: '<rootDir>/test/sequencer.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',

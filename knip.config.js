@@ -9,8 +9,6 @@ export default {
         'bin/app.ts',
         // Each function's module is an esbuild entry point that functions/manifests.ts names by path.
         'functions/*.ts',
-        // stack.test.ts imports every checks file by a computed name, so that one synthesis serves all.
-        'test/lib/**/*.checks.ts',
         // Test fixtures run as processes, bundles or jest runs of their own, never imported.
         'test/ci/test-run.fixture.ts',
         'test/e2e/remote.e2e.ts',
@@ -38,9 +36,10 @@ export default {
     client: {},
     bench: {
       entry: [
-        // Bundled and measured by path (subjects.ts), or run as a child process (soak.ts).
+        // Bundled and measured by path (subjects.ts) or by alias (processes/bundles.ts), or run as a child
+        // process (soak.ts).
         'baselines/*.ts',
-        'floors/*.ts',
+        'floors/sdk-free-client.ts',
         'rss-probe.ts',
       ],
     },

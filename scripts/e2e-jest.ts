@@ -8,7 +8,7 @@ export const E2E_JEST_ARGUMENTS = [
   './scripts/check-node-version.cjs',
   'node_modules/jest/bin/jest.js',
   '--selectProjects',
-  'full',
+  'slow',
   '--testMatch',
   '<rootDir>/test/e2e/remote.e2e.ts',
   '--globalSetup=',

@@ -8,7 +8,16 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { readTemplate } from '#local/cloud-assembly/template.ts';
 
 /** What a synthesis reads: a change to any of them makes cdk.out stale. */
-const SYNTH_INPUTS = ['bin', 'lib', 'functions', 'shared', 'package-lock.json', 'cdk.json', 'tsconfig.json'];
+const SYNTH_INPUTS = [
+  'bin',
+  'lib',
+  'functions',
+  'shared',
+  'client/src',
+  'package-lock.json',
+  'cdk.json',
+  'tsconfig.json',
+];
 
 /** A stage's nested assembly, its stack's template, and the name CloudFormation gives that stack. */
 export type StageAssembly = { assemblyDir: string; templateFile: string; stackName: string };

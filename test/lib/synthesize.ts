@@ -1,14 +1,16 @@
-// Synthesizes the app once, offline and without bundling (the bundles are the project cdk.out's),
-// into a temporary directory, and gives each stage's template with the lookups the checks share. The
-// checks (*.checks.ts) run in one test file, stack.test.ts, so that this one synthesis serves them all.
-import { mkdtempSync } from 'node:fs';
+// The app as `cdk synth` writes it to the project's cdk.out, with the lookups the stack's checks share.
+// The first check file to ask synthesizes cdk.out when stale and the others wait for it and read it
+// (test/support/project-assembly.ts), so that each folder's checks run by their path and a run still
+// synthesizes the app once at most.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName, StageSettings } from '#lib/stage-settings.ts';
+import { defined } from '#test/support/defined.ts';
+import { PROJECT_CDK_OUT, projectAssembly } from '#test/support/project-assembly.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 
 export type Properties = Record<string, unknown>;
@@ -18,12 +20,26 @@ type Resource = {
   Metadata?: Record<string, string>;
 } & Properties;
 
-export type SynthesizedStage = {
+type Artifact = { type: string; environment?: string; properties?: { templateFile?: string } };
+/** What the synthesis recorded of a construct: an acknowledged rule, a warning, an error. */
+type MetadataEntry = { type: string; data: unknown };
+
+/** A stack of the assembly: its CloudFormation name, its region and what it recorded. */
+export type SynthesizedStack = {
+  artifactId: string;
+  stackName: string;
+  region: string;
+  assemblyDir: string;
+  template: Template;
+  /** Every metadata entry of the stack's constructs, by construct path. */
+  metadata: Record<string, MetadataEntry[]>;
+};
+
+export type SynthesizedStage = SynthesizedStack & {
   name: StageName;
   settings: StageSettings;
   /** What the stage's removal policy makes of its table, secret, log groups and alarm key. */
   deletionPolicy: 'Retain' | 'Delete';
-  template: Template;
   /** The resource with this logical id; fails when there is none. */
   resource: (logicalId: string) => Resource;
   /** The logical ids and resources of this type. */
@@ -32,18 +48,6 @@ export type SynthesizedStage = {
   only: (type: string) => [logicalId: string, resource: Resource];
 };
 
-/** The value, or a failure naming what is missing (the lint forbids non-null assertions). */
-export function defined<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`Missing: ${what}`);
-  return value;
-}
-
-/** The one element of `values`; fails when there are none or several. */
-function only<T>(values: T[], what: string): T {
-  if (values.length !== 1) throw new Error(`Expected one ${what}, found ${values.length}`);
-  return defined(values[0], what);
-}
-
 /** An app in a temporary directory with the feature flags of cdk.json, as `cdk synth` applies them. */
 export const appWithFlags = (context: Record<string, unknown>) =>
   new App({
@@ -51,37 +55,65 @@ export const appWithFlags = (context: Record<string, unknown>) =>
     context: { ...(readRepoJson('cdk.json') as { context: object }).context, ...context },
   });
 
-function synthesizeApp() {
-  // What the cdk CLI sets: asset paths in the template's metadata, which sam local reads too. No
-  // bundling: the checks of the bundles read those of the project's cdk.out, which cdk deploy ships.
-  const app = appWithFlags({ 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:bundling-stacks': [] });
-  const stages = addPetstoreStages(app);
-  const synthesizedStage = (name: StageName): SynthesizedStage => {
-    const template = Template.fromStack(stages[name].stack);
-    const resources = template.toJSON().Resources as Record<string, Resource>;
-    const all = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-    return {
-      name,
-      settings: STAGE_SETTINGS[name],
-      deletionPolicy: STAGE_SETTINGS[name].removalPolicy === 'retain' ? 'Retain' : 'Delete',
-      template,
-      resource: (logicalId) => defined(resources[logicalId], `resource ${logicalId}`),
-      all,
-      only: (type) => {
-        const [found, ...others] = all(type);
-        if (!found || others.length > 0) throw new Error(`Expected one ${type}, found ${all(type).length}`);
-        return found;
-      },
-    };
+/** The one element of `values`; fails when there are none or several. */
+function only<T>(values: T[], what: string): T {
+  if (values.length !== 1) throw new Error(`Expected one ${what}, found ${values.length}`);
+  return defined(values[0], what);
+}
+
+const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+
+/** The stacks of one assembly directory (a stage's, or the app's top level). */
+function stacksIn(assemblyDir: string): SynthesizedStack[] {
+  const { artifacts } = readJson(join(assemblyDir, 'manifest.json')) as {
+    artifacts: Record<string, Artifact>;
   };
+  return Object.entries(artifacts)
+    .filter(([, artifact]) => artifact.type === 'aws:cloudformation:stack')
+    .map(([artifactId, { environment = '', properties }]) => {
+      const templateFile = defined(properties?.templateFile, `the template of ${artifactId}`);
+      const { stackName = artifactId } = properties as { stackName?: string };
+      return {
+        artifactId,
+        stackName,
+        // aws://<account>/<region>, as the CDK CLI deploys it.
+        region: environment.replace(/^aws:\/\/[^/]+\//, ''),
+        assemblyDir,
+        template: Template.fromJSON(readJson(join(assemblyDir, templateFile)) as Properties),
+        metadata: readJson(join(assemblyDir, `${artifactId}.metadata.json`)) as Record<
+          string,
+          MetadataEntry[]
+        >,
+      };
+    });
+}
+
+function synthesizedStage(name: StageName): SynthesizedStage {
+  const { assemblyDir, stackName } = projectAssembly(name);
+  const stack = defined(
+    stacksIn(assemblyDir).find((found) => found.stackName === stackName),
+    `the ${name} stack`,
+  );
+  const resources = stack.template.toJSON().Resources as Record<string, Resource>;
+  const all = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
   return {
-    app,
-    stages,
-    staging: synthesizedStage('staging'),
-    production: synthesizedStage('production'),
-    // The stages share an account here: one stack holds both deploy roles.
-    deployAccess: Template.fromStack(only(stages.deployAccess, 'deploy access stack')),
+    ...stack,
+    name,
+    settings: STAGE_SETTINGS[name],
+    deletionPolicy: STAGE_SETTINGS[name].removalPolicy === 'retain' ? 'Retain' : 'Delete',
+    resource: (logicalId) => defined(resources[logicalId], `resource ${logicalId}`),
+    all,
+    only: (type) => {
+      const [found, ...others] = all(type);
+      if (!found || others.length > 0) throw new Error(`Expected one ${type}, found ${all(type).length}`);
+      return found;
+    },
   };
 }
 
-export const synthesized = synthesizeApp();
+export const synthesized = {
+  staging: synthesizedStage('staging'),
+  production: synthesizedStage('production'),
+  // The stages share an account here: the app's top level holds one stack with both deploy roles.
+  deployAccess: only(stacksIn(PROJECT_CDK_OUT), 'deploy access stack'),
+};

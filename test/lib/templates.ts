@@ -1,16 +1,18 @@
 // Reading a synthesized template the way API Gateway and IAM will: the path of each method, the
 // statements of each function's role, and the JSON of mapping templates.
 import { expect } from '@jest/globals';
-import { defined } from '#test/lib/synthesize.ts';
+import { FUNCTION_NAMES } from '#functions/manifests.ts';
+import { ROUTES } from '#shared/http/routes.ts';
+import type { OperationId } from '#shared/http/routes.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 
-/** The functions' fixed logical ids, which sam local commands and sam/env.json name. */
-export const ROUTE_FUNCTION_IDS = {
-  listPets: 'ListPetsFunction',
-  createPet: 'CreatePetFunction',
-  getPet: 'GetPetFunction',
-};
-export const FUNCTION_IDS = [...Object.values(ROUTE_FUNCTION_IDS), 'AuthorizerFunction'];
+/** A function's fixed logical id, which sam local commands name: listPets -> ListPetsFunction. */
+export const functionIdOf = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}Function`;
+export const FUNCTION_IDS = FUNCTION_NAMES.map(functionIdOf);
+export const ROUTE_FUNCTION_IDS = Object.fromEntries(
+  ROUTES.map(({ operationId }) => [operationId, functionIdOf(operationId)]),
+) as Record<OperationId, string>;
 
 export const ref = (logicalId: string) => ({ Ref: logicalId });
 export const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });

@@ -2,7 +2,7 @@
 // metric or metric math from the synthesized template, over its period's sliding window each minute,
 // with its datapoints to alarm and missing data; and each composite's rule. It throws on what the
 // stack does not write, so that a changed alarm fails its checks instead of being misread.
-import { defined } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 
 /** One minute of the method's requests as API Gateway counts them. */

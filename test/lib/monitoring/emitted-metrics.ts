@@ -6,7 +6,7 @@ import type { Context } from 'aws-lambda';
 import { Token } from 'aws-cdk-lib';
 import { LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import { EMITTED_METRICS, createObservability } from '#shared/observability.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { FUNCTION_IDS, methodsByPath } from '#test/lib/templates.ts';
 
@@ -353,7 +353,7 @@ export function emittedMetrics(stage: SynthesizedStage): EmittedMetric[] {
   }
 
   // WAF: each rule of each web ACL, by the metric names of their visibility configs, in the stack's region.
-  const { region } = synthesized.stages[stage.name].stack;
+  const { region } = stage;
   const regionValue = Token.isUnresolved(region) ? refMarker('AWS::Region') : region;
   for (const [, webAcl] of stage.all('AWS::WAFv2::WebACL')) {
     const metricNameOf = (config: unknown) => String((config as { MetricName: string }).MetricName);

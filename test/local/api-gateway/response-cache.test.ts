@@ -10,6 +10,7 @@ import { createApiGateway } from '#local/api-gateway/gateway.ts';
 import type { GatewayRequest } from '#local/api-gateway/gateway.ts';
 import { MAX_CACHED_BYTES, cacheKeyOf, createResponseCache } from '#local/api-gateway/response-cache.ts';
 import type { FunctionRunner, Invocation } from '#local/lambda/runner.ts';
+import { defined } from '#test/support/defined.ts';
 
 const TTL_SECONDS = 5;
 const KEY_PARAMETERS = ['limit', 'status', 'cursor'].map((name) => `method.request.querystring.${name}`);
@@ -77,7 +78,7 @@ describe('the cache', () => {
   it('hands out copies, so that what one answer gains reaches no other', () => {
     const cache = createResponseCache(() => 0);
     cache.store('k', TTL_SECONDS, answer('[1]'));
-    const first = defined(cache.lookup('k'));
+    const first = defined(cache.lookup('k'), 'a cached answer');
     (first.headers as Record<string, string>)['x-amzn-RequestId'] = 'r1';
     expect(cache.lookup('k')?.headers).toEqual({});
   });
@@ -90,11 +91,6 @@ describe('the cache', () => {
     expect(cache.lookup('fits')).toBeDefined();
   });
 });
-
-function defined<T>(value: T | undefined): T {
-  if (value === undefined) throw new Error('Missing a cached answer');
-  return value;
-}
 
 /**
  * The gateway of `npm start`'s definition, with GET /pets cached as production caches it, the

@@ -8,7 +8,8 @@ import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { apiMetric, methodOfRoute } from '#lib/api/gateway-metrics.ts';
 import { SloAlarms } from '#lib/monitoring/slo-alarms.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
 import {
   AlarmSimulator,

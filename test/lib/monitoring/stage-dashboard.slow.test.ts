@@ -5,7 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { EMITTED_METRICS } from '#shared/observability.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { FUNCTION_IDS, ROUTE_FUNCTION_IDS, logGroupOf, ref } from '#test/lib/templates.ts';
 import {
@@ -318,7 +319,7 @@ describe.each([synthesized.staging, synthesized.production])(
             metricName: 'BlockedRequests',
             dimensions: {
               WebACL: metricNameOf(webAcl?.Properties.VisibilityConfig),
-              Region: synthesized.stages[name].stack.region,
+              Region: stage.region,
             },
             stat: 'Sum',
           });

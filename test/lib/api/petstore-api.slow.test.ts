@@ -12,7 +12,8 @@ import {
   ROUTES,
   STAGE_NAME,
 } from '#shared/http/routes.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { ROUTE_FUNCTION_IDS, liveAliasOf, methodAt, methodsByPath, ref } from '#test/lib/templates.ts';
 

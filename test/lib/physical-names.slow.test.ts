@@ -66,7 +66,7 @@ describe('fixed physical names', () => {
   );
 
   it('the deploy role stack: none but its policy name, unique within its role', () => {
-    expect(fixedNames(synthesized.deployAccess.toJSON() as CloudTemplate)).toEqual([
+    expect(fixedNames(synthesized.deployAccess.template.toJSON() as CloudTemplate)).toEqual([
       'AWS::IAM::Policy PolicyName',
     ]);
   });

@@ -1,7 +1,8 @@
 // What each function's role allows (shared/store/table-access.ts, given to each function by its
 // entry in functions/manifests.ts, made statements by lib/data/table-access.ts): every one, pinned.
 import { describe, expect, test } from '@jest/globals';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
 import {
   FUNCTION_IDS,

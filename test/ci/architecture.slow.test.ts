@@ -1,27 +1,23 @@
 // The architecture's rules (.dependency-cruiser.js, run by `npm run lint`) bite: on a scratch project
 // that breaks each layer rule once and imports in a circle of types, dependency-cruiser reports each
 // break under its rule, and nothing that keeps to the layers.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from '@jest/globals';
 import { cruise } from 'dependency-cruiser';
 import type { ICruiseResult, IConfiguration } from 'dependency-cruiser';
-import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
+import { REPO_ROOT, readRepoJson, temporaryProject } from '#test/support/repository.ts';
 
 const CONFIG_URL = pathToFileURL(join(REPO_ROOT, '.dependency-cruiser.js')).href;
 
 /** A project with the repository's package imports and these files, each one line of imports. */
 function scratchProject(files: Record<string, string>) {
-  const root = mkdtempSync(join(tmpdir(), 'architecture-'));
   const { imports } = readRepoJson('package.json') as { imports: object };
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', imports }));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(root, file, '..'), { recursive: true });
-    writeFileSync(join(root, file), `${text}\nexport const value = 1;\n`);
-  }
-  return root;
+  const modules = Object.entries(files).map(([file, text]) => [file, `${text}\nexport const value = 1;\n`]);
+  return temporaryProject(
+    { 'package.json': JSON.stringify({ type: 'module', imports }), ...Object.fromEntries(modules) },
+    'architecture-',
+  );
 }
 
 it('reports each import against the layers, and a circle of type-only imports', async () => {

@@ -11,7 +11,7 @@ import { bannerUrl, killScripts, runScript } from '#test/support/process.ts';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** What `npm run dev` loads: the sources, the scripts' version check, the document and the package. */
 const COPIED = ['functions', 'shared', 'local', 'scripts', 'package.json', 'openapi.json'];
-const HANDLER = join('functions', 'get-pet-handler.ts');
+const HANDLER = join('functions', 'get-pet.ts');
 const NOT_FOUND_MESSAGE = 'petId: no animal has id ${path.petId}';
 
 /** The message of getPet's 404, which the tests edit. */
@@ -86,7 +86,7 @@ describe('npm run dev', () => {
     expect(liveAfterMs).toBeLessThan(5_000); // only bounds a hang: how fast it reloads is the bench's
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set([200]));
-    expect(dev.output()).toMatch(/^dev: functions\/get-pet-handler\.ts changed; reloaded in \d+ ms$/m);
+    expect(dev.output()).toMatch(/^dev: functions\/get-pet\.ts changed; reloaded in \d+ ms$/m);
 
     // The pet made before the edit is there, under the same key.
     const again = await fetch(`${url}/v1/pets/1`, { headers });
@@ -102,8 +102,8 @@ describe('npm run dev', () => {
     expect(before.status).toBe(404);
 
     editHandler((source) => `${source}\nexport const broken = ;\n`);
-    const [line] = await dev.waitFor(/^dev: functions\/get-pet-handler\.ts changed; it does not load.*$/m);
-    expect(line).toMatch(/the previous code still serves: .*get-pet-handler\.ts/);
+    const [line] = await dev.waitFor(/^dev: functions\/get-pet\.ts changed; it does not load.*$/m);
+    expect(line).toMatch(/the previous code still serves: .*get-pet\.ts/);
     expect((await get()).status).toBe(404);
 
     editHandler((source) => source.replace('\nexport const broken = ;\n', ''));
@@ -130,7 +130,7 @@ describe('npm run dev', () => {
         `save ${index + 1} (${how}) to be live`,
       );
     }
-    const reloads = dev.output().match(/^dev: functions\/get-pet-handler\.ts changed; reloaded in \d+ ms$/gm);
+    const reloads = dev.output().match(/^dev: functions\/get-pet\.ts changed; reloaded in \d+ ms$/gm);
     expect(reloads?.length).toBeGreaterThanOrEqual(saves.length);
   });
 });

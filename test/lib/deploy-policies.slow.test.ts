@@ -13,6 +13,7 @@ import {
   policyArn,
 } from '#lib/deploy-policies.ts';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
+import type { CloudTemplate as TemplateJson } from '#local/cloud-assembly/template.ts';
 import { evaluatePolicy } from '#local/iam/policy.ts';
 import type { AuthorizationRequest, PolicyStatement } from '#local/iam/policy.ts';
 import {
@@ -22,7 +23,7 @@ import {
   deployedStack,
   withBoundary,
 } from '#test/lib/cloudformation-calls.ts';
-import type { Call, Template as TemplateJson } from '#test/lib/cloudformation-calls.ts';
+import type { Call } from '#test/lib/cloudformation-calls.ts';
 import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 
@@ -44,19 +45,20 @@ const withDomain = addPetstoreStages(
   appWithFlags({
     'aws:cdk:bundling-stacks': [],
     'production:domainName': 'api.example.com',
-    'production:certificateArn': `arn:aws:acm:${synthesized.stages.production.stack.region}:${ACCOUNT}:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b`,
+    'production:certificateArn': `arn:aws:acm:${synthesized.production.region}:${ACCOUNT}:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b`,
   }),
 );
 const stages = [
-  { template: synthesized.staging.template, stack: synthesized.stages.staging.stack },
-  { template: synthesized.production.template, stack: synthesized.stages.production.stack },
-  { template: Template.fromStack(withDomain.production.stack), stack: withDomain.production.stack },
-].map(({ template, stack }) => ({
-  json: template.toJSON() as TemplateJson,
-  deployed: {
-    ...deployedStack(template.toJSON() as TemplateJson, stack.stackName, stack.region),
-    stackName: stack.stackName,
+  synthesized.staging,
+  synthesized.production,
+  {
+    template: Template.fromStack(withDomain.production.stack),
+    stackName: withDomain.production.stack.stackName,
+    region: withDomain.production.stack.region,
   },
+].map(({ template, stackName, region }) => ({
+  json: template.toJSON() as TemplateJson,
+  deployed: { ...deployedStack(template.toJSON() as TemplateJson, stackName, region), stackName },
 }));
 
 const CALLS = cloudFormationCalls(BOUNDARY_ARN, qualifier);
@@ -117,7 +119,7 @@ describe("CloudFormation's execution policy and the permissions boundary", () =>
       expect(JSON.stringify({ Version: '2012-10-17', Statement: statements }).length).toBeLessThanOrEqual(
         MANAGED_POLICY_CHARACTERS,
       );
-    const policies = synthesized.deployAccess.findResources('AWS::IAM::ManagedPolicy');
+    const policies = synthesized.deployAccess.template.findResources('AWS::IAM::ManagedPolicy');
     const byName = Object.fromEntries(
       Object.values(policies).map(({ Properties }) => [
         Properties.ManagedPolicyName,
@@ -383,7 +385,9 @@ describe('the project toolkit', () => {
     expect(qualifier).toMatch(/^[a-z0-9]{1,10}$/);
     expect(qualifier).not.toBe('hnb659fds');
     expect(toolkitStackName).toBe(`${qualifier}-toolkit`);
-    for (const { stack } of [synthesized.stages.staging, synthesized.stages.production])
-      expect(stack.synthesizer.bootstrapQualifier).toBe(qualifier);
+    for (const { template } of [synthesized.staging, synthesized.production])
+      expect(template.toJSON().Parameters.BootstrapVersion.Default).toBe(
+        `/cdk-bootstrap/${qualifier}/version`,
+      );
   });
 });

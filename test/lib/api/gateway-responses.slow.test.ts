@@ -8,7 +8,8 @@ import { ErrorBody } from '#shared/api-error.ts';
 import { GATEWAY_RESPONSES } from '#shared/http/gateway-responses.ts';
 import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
 import { ALLOWED_METHODS } from '#shared/http/routes.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { methodAt, ref, templateJson } from '#test/lib/templates.ts';
 

@@ -1,6 +1,7 @@
 // The cursor secret (lib/data/petstore-cursor-secret.ts) and the one function the stack hands it to.
 import { describe, expect, test } from '@jest/globals';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
 import { FUNCTION_IDS, environmentOf, ref } from '#test/lib/templates.ts';
 

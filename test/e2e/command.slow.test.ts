@@ -4,26 +4,17 @@
 // that does not answer or refuses the key, with one line and exit code 1 after one request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { E2E_JEST_ARGUMENTS } from '#scripts/e2e-jest.ts';
 import { stageRegions } from '#scripts/stage-region.ts';
-import { REPO_ROOT } from '#test/support/repository.ts';
+import { REPO_ROOT, temporaryProject } from '#test/support/repository.ts';
 import { bannerUrl, killScripts, runNode, runScript } from '#test/support/process.ts';
 
-const created: string[] = [];
-afterAll(() => created.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 afterEach(killScripts);
 
 /** A fresh working directory holding the given files (name to content). */
-function project(files: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-e2e-command-'));
-  created.push(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  return dir;
-}
+const project = (files: Record<string, string> = {}) => temporaryProject(files, 'petstore-e2e-command-');
 
 const e2e = (cwd: string, ...args: string[]) =>
   runNode([join(REPO_ROOT, 'scripts/e2e.ts'), ...args], { cwd });

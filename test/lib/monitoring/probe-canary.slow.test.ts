@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { arnOf, ref, referencedId } from '#test/lib/templates.ts';
 
@@ -130,17 +131,15 @@ describe.each([synthesized.staging, synthesized.production])('the $name probe', 
   });
 
   test('its code: canary.js of the synthesized assembly, reading the three variables and holding no key', () => {
-    const { stack } = synthesized.stages[name];
-    const assembly = synthesized.stages[name].synth();
     const objectKey = String((canary.Properties.Code as Properties).S3Key);
     const manifest = JSON.parse(
-      readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'),
+      readFileSync(join(stage.assemblyDir, `${stage.artifactId}.assets.json`), 'utf8'),
     ) as {
       files: Record<string, { source: { path: string; packaging?: string } }>;
     };
     const asset = defined(manifest.files[objectKey.replace(/\.zip$/, '')], `the asset ${objectKey}`);
     expect(asset.source.packaging).toBe('zip');
-    const file = join(assembly.directory, asset.source.path, 'canary.js');
+    const file = join(stage.assemblyDir, asset.source.path, 'canary.js');
     expect(existsSync(file)).toBe(true);
     const code = readFileSync(file, 'utf8');
     for (const variable of Object.values(PROBE_VARIABLES)) expect(code).toContain(variable);

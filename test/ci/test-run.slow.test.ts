@@ -19,7 +19,7 @@ function runFixture(dir: string): Promise<{ code: number | null; output: string 
     join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
     '--ci',
     '--selectProjects',
-    'full',
+    'slow',
     '--testMatch',
     '<rootDir>/test/ci/test-run.fixture.ts',
     // Jest's cache, which is not the run's, goes outside the directory under watch.

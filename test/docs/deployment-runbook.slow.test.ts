@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import { App, Token } from 'aws-cdk-lib';
 import type { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AWS_PRICES } from '#lib/cost-basis.ts';
+import { AWS_PRICES } from '../../bench/cost-basis.ts';
 import { EXECUTION_POLICY_NAME, PERMISSIONS_BOUNDARY_NAME } from '#lib/deploy-policies.ts';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { stageRegions } from '#scripts/stage-region.ts';
@@ -406,7 +406,7 @@ describe("docs/stages.md's cost of production", () => {
     expect(prose).toContain(`(${HOURS_A_MONTH} hours a month)`);
   });
 
-  it('quotes the monitoring at the prices of lib/cost-basis.ts', () => {
+  it('quotes the monitoring at the prices of bench/cost-basis.ts', () => {
     const { cloudWatch, secretsManager } = AWS_PRICES;
     expect(dollars(row(/CloudWatch alarms/).price)).toBe(cloudWatch.perAlarmMetricMonth);
     expect(dollars(row(/composite alarms/).price)).toBe(cloudWatch.perCompositeAlarmMonth);

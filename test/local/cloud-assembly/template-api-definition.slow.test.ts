@@ -14,13 +14,9 @@ import { apiDefinitionFromTemplate } from '#local/cloud-assembly/template-api-de
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName } from '#lib/stage-settings.ts';
 import { AUTHORIZER, MINIMUM_COMPRESSION_BYTES } from '#shared/http/routes.ts';
+import { defined } from '#test/support/defined.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-function defined<T>(value: T | undefined): T {
-  if (value === undefined) throw new Error('Missing a gateway response');
-  return value;
-}
 
 const templateOf = (stage: string) =>
   readTemplate(projectStageAssembly(PROJECT_ROOT, stage, () => undefined).templateFile);
@@ -133,10 +129,10 @@ describe("the gateway's own answers from the staging template", () => {
       body: expect.objectContaining({ code: 'validation_error', status: 400 }),
     });
     // A customized type without a status code takes DEFAULT_4XX's too.
-    const { status: _status, ...withoutStatus } = defined(gatewayResponses.ACCESS_DENIED);
+    const { status: _status, ...withoutStatus } = defined(gatewayResponses.ACCESS_DENIED, 'a gateway response');
     expect(answer({ ...gatewayResponses, ACCESS_DENIED: withoutStatus }).statusCode).toBe(400);
     // Without a status on DEFAULT_4XX, each type keeps API Gateway's own (403 for ACCESS_DENIED).
-    const { status: _default, ...defaultWithoutStatus } = defined(uncustomized.DEFAULT_4XX);
+    const { status: _default, ...defaultWithoutStatus } = defined(uncustomized.DEFAULT_4XX, 'a gateway response');
     expect(answer({ ...uncustomized, DEFAULT_4XX: defaultWithoutStatus }).statusCode).toBe(403);
   });
 });

@@ -3,7 +3,8 @@
 // CloudWatch's rules (./alarm-simulator.ts): a route failing in earnest pages on-call once.
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import { API_METHODS } from '#shared/http/api-methods.ts';
 import { AlarmSimulator, alarmRuleText, runningSums } from '#test/lib/monitoring/alarm-simulator.ts';

@@ -18,9 +18,9 @@ const RUN_ELSEWHERE: Record<string, { by: string; shows: string }> = {
   postinstall: { by: '.ci/run', shows: 'npm ci' },
   start: { by: 'test/local/shutdown.test.ts', shows: "runScript(process.env.npm_execpath ?? '', ['start']" },
   docs: { by: 'test/docs/api-reference.test.ts', shows: "runNpm(['run', '--silent', 'docs'" },
-  bench: { by: 'test/bench/scripts.test.ts', shows: "runQuick('bench')" },
-  soak: { by: 'test/bench/scripts.test.ts', shows: "runQuick('soak')" },
-  capacity: { by: 'test/bench/scripts.test.ts', shows: "runQuick('capacity')" },
+  bench: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('bench')" },
+  soak: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('soak')" },
+  capacity: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('capacity')" },
   // The same command, run before the tests by global-setup.ts: running it beside them would rewrite
   // the cloud assembly that other tests read.
   synth: { by: 'local/cloud-assembly/stage-assembly.ts', shows: "'synth', '--quiet'" },
@@ -52,11 +52,11 @@ const RUN_HERE: Record<string, ReadOnlyRun> = {
     output: /^usage: PETSTORE_API_KEY=<key> npm run probe -- --base-url <url>/m,
   },
   openapi: { args: ['--check'], code: 0, output: /^$/ },
-  // The fast tier's files, none of the full tier's (test/tiers.ts sorts them).
+  // Every test file but the slow ones (jest.config.js).
   'test:fast': {
     args: ['--listTests'],
     code: 0,
-    output: /^(?![\s\S]*e2e[/\\]staging\.test\.ts)[\s\S]*shared[/\\]json\.test\.ts/,
+    output: /^(?![\s\S]*\.slow\.test\.ts)[\s\S]*shared[/\\]json\.test\.ts/,
   },
   'stage-region': { args: ['staging'], code: 0, output: /^[a-z]{2}(-[a-z]+)+-\d\n$/ },
   'prune-versions': {

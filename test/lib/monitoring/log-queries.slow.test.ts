@@ -7,7 +7,8 @@ import { describe, expect, test } from '@jest/globals';
 import { ACCESS_LOG_FORMAT } from '#lib/api/access-log-format.ts';
 import { QUERY_PARAMETERS, placeholder } from '#lib/monitoring/log-queries.ts';
 import { createObservability } from '#shared/observability.ts';
-import { defined, synthesized } from '#test/lib/synthesize.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
+import { defined } from '#test/support/defined.ts';
 import type { SynthesizedStage } from '#test/lib/synthesize.ts';
 import { FUNCTION_IDS, logGroupOf, ref } from '#test/lib/templates.ts';
 
