@@ -2,15 +2,15 @@
 // DynamoDB requests and capacity units per call) and the list prices and assumptions below. Lambda gives
 // a function CPU in proportion to its memory, so below one full vCPU the measured CPU time stretches
 // (cpuStretch), while the wait for DynamoDB does not.
-import { AWS_PRICES, KEY_TRAFFIC } from '../lib/cost-basis.ts';
 import { STAGE_SETTINGS } from '../lib/stage-settings.ts';
+import { AWS_PRICES, KEY_TRAFFIC } from '#bench/cost-basis.ts';
 import type { ColdStart } from '#bench/processes/cold-start.ts';
 import { usageOf } from '#bench/dynamodb/usage.ts';
 import type { OperationUsage } from '#bench/dynamodb/usage.ts';
 import type { SubjectName, PerSubject } from '#bench/subjects.ts';
 import type { Warm } from '#bench/processes/warm.ts';
 
-/** The prices this model applies (lib/cost-basis.ts), as the results file records them. */
+/** The prices this model applies (bench/cost-basis.ts), as the results file records them. */
 export const PRICES = {
   region: AWS_PRICES.region,
   apiGatewayRestPerMillionRequests: AWS_PRICES.apiGateway.tiers[0].perMillion,

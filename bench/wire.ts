@@ -3,13 +3,13 @@
 // of 40 reads through the client package on a key limited as staging's are.
 import { request } from 'node:http';
 import { createPetStoreClient } from '../client/src/index.ts';
-import { apiDefinitionFromModules } from '../local/api-gateway/definition.ts';
-import { createApiGateway } from '../local/api-gateway/gateway.ts';
-import { inProcessRunner } from '../local/lambda/in-process-runner.ts';
+import type { UsagePlanDefinition } from '../local/api-gateway/definition.ts';
+import { sourceApiGateway } from '../local/api-gateway/source-gateway.ts';
 import type { SourceFunctions } from '../local/lambda/source-functions.ts';
 import { startLocalServer } from '../local/server/http-server.ts';
 import { STAGE_SETTINGS } from '../lib/stage-settings.ts';
-import { rateLimitPolicy } from '../shared/http/rate-limit-policy.ts';
+import { rateLimitHeaders } from '../shared/http/rate-limit-policy.ts';
+import { requestsIn } from '#bench/dynamodb/counting-proxy.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
 
 type AnswerSize = { answer: string; plainBytes: number; gzipBytes: number };
@@ -42,16 +42,8 @@ const get = (url: string, headers: Record<string, string>) =>
       .end();
   });
 
-async function serve(functions: SourceFunctions, perKeyLimits?: { rateLimit: number; burstLimit: number }) {
-  const definition = {
-    ...apiDefinitionFromModules(),
-    ...(perKeyLimits && { usagePlan: { throttle: perKeyLimits } }),
-  };
-  return startLocalServer({
-    gateway: createApiGateway({ definition, functions: inProcessRunner(functions) }),
-    port: 0,
-  });
-}
+const serve = (functions: SourceFunctions, usagePlan?: UsagePlanDefinition) =>
+  startLocalServer({ gateway: sourceApiGateway(functions, usagePlan), port: 0 });
 
 export async function measureWire(fixture: Fixture): Promise<Wire> {
   const server = await serve(fixture.functions);
@@ -72,7 +64,7 @@ export async function measureWire(fixture: Fixture): Promise<Wire> {
     const page = `${server.url}${answers['listPets, a page of 20']}`;
     fixture.proxy.reset();
     const full = await get(page, auth);
-    const dynamoDb200 = requests(fixture);
+    const dynamoDb200 = requestsIn(fixture.proxy.counts());
     fixture.proxy.reset();
     const notModified = await get(page, { ...auth, 'If-None-Match': full.etag });
     if (notModified.status !== 304) throw new Error(`a revalidation answered ${notModified.status}`);
@@ -81,7 +73,7 @@ export async function measureWire(fixture: Fixture): Promise<Wire> {
       bytes200: full.bytes,
       bytes304: notModified.bytes,
       dynamoDb200,
-      dynamoDb304: requests(fixture),
+      dynamoDb304: requestsIn(fixture.proxy.counts()),
     };
     return { sizes, revalidation, burst: await measureBurst(fixture) };
   } finally {
@@ -89,16 +81,13 @@ export async function measureWire(fixture: Fixture): Promise<Wire> {
   }
 }
 
-const requests = (fixture: Fixture) =>
-  Object.values(fixture.proxy.counts()).reduce((sum, { requests: count }) => sum + count, 0);
-
 /** 40 getPets at once through the client, on a key with staging's usage plan: how long, how many 429s. */
 async function measureBurst(fixture: Fixture): Promise<Burst> {
   const { perKeyLimits } = STAGE_SETTINGS.staging;
   const functions = fixture.moreFunctions({
-    stageHeaders: { 'RateLimit-Policy': rateLimitPolicy(perKeyLimits) },
+    stageHeaders: rateLimitHeaders(perKeyLimits),
   });
-  const server = await serve(functions, perKeyLimits);
+  const server = await serve(functions, { throttle: perKeyLimits });
   let throttledOnWire = 0;
   const client = createPetStoreClient({
     baseUrl: `${server.url}/v1`,

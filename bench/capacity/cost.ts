@@ -3,8 +3,8 @@
 // durations, DynamoDB by units, logs at the levels the stack sets, and data transfer out. Each price
 // names its page, to be checked there before a budget rests on it.
 import { readFile } from 'node:fs/promises';
-import { AWS_PRICES } from '../../lib/cost-basis.ts';
 import type { CacheClusterSize } from '../../lib/stage-settings.ts';
+import { AWS_PRICES } from '#bench/cost-basis.ts';
 import type { CostLine, CostModel } from '#bench/cost.ts';
 import type { FunctionDurations } from '#bench/capacity/limits.ts';
 

@@ -2,8 +2,8 @@
 // per second, as a share of one per-partition budget (reads and writes together, the conservative
 // reading), and the rate at which the first key reaches it. A cached request reaches DynamoDB once
 // per miss: r / (1 + r * ttl) times a second, exact for requests that arrive independently.
-import { chargesOf } from '../../local/dynamodb/capacity-units.ts';
-import type { TraceEntry } from '../../local/dynamodb/capacity-units.ts';
+import { chargesOf } from '#bench/dynamodb/capacity-units.ts';
+import type { TraceEntry } from '#bench/dynamodb/capacity-units.ts';
 
 /**
  * What one partition serves per second: DynamoDB's documented per-partition maximum. AWS's knowledge

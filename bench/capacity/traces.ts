@@ -1,7 +1,7 @@
 // Hand-made DynamoDB requests and API requests for the capacity model's tests: a GetItem or a Query
 // of one small pet, a pet's Put with its status index entry, and an API request made of them.
 import type { RecordedRequest } from '#bench/capacity/model.ts';
-import type { TraceEntry } from '../../local/dynamodb/capacity-units.ts';
+import type { TraceEntry } from '#bench/dynamodb/capacity-units.ts';
 
 const PET_BYTES = 150;
 

@@ -9,7 +9,7 @@ import {
   invoke,
   listPetsRequest,
 } from '../../local/api-gateway/proxy-requests.ts';
-import type { ProxyRequest } from '../../local/api-gateway/proxy-event.ts';
+import type { ProxyRequest } from '../../shared/http/proxy-event.ts';
 import { startEmbeddedDynamoDb } from '../../local/dynamodb/embedded.ts';
 import { openLocalDynamoDb } from '../../local/dynamodb/connect.ts';
 import { lambdaContext } from '../../local/lambda/context.ts';
@@ -26,7 +26,7 @@ import { nextPageQuery } from '#bench/dynamodb/usage.ts';
 import { POPULAR_PET_CACHE_KEY, TARGET, planRequests } from '#bench/capacity/mix.ts';
 import type { Mix, PlannedRequest } from '#bench/capacity/mix.ts';
 import type { CacheSpec, RecordedRequest, Sample } from '#bench/capacity/model.ts';
-import { startRecorder } from '../../local/dynamodb/recorder.ts';
+import { startRecorder } from '#bench/dynamodb/recorder.ts';
 
 export type WorkloadOptions = {
   mix: Mix;
@@ -99,8 +99,7 @@ export async function runWorkload({
         table: local.table,
         cursorSecret,
         petShards,
-        petReadCacheEntries: 0,
-        pickCounter,
+        tuning: { petReadCacheEntries: 0, pickCounter },
       });
     const { listPets, getPet, authorizer, createPet } = functions();
     const createPets = [

@@ -8,6 +8,10 @@ import { STATUS_INDEX } from '../../shared/store/table.ts';
 type OperationCount = { requests: number; capacityUnits: number };
 export type Counts = Record<string, OperationCount>;
 
+/** All the requests counted, whatever their operation. */
+export const requestsIn = (counts: Counts) =>
+  Object.values(counts).reduce((sum, { requests }) => sum + requests, 0);
+
 export type CountingProxy = {
   endpoint: string;
   /** Counts since the last reset, by DynamoDB operation (GetItem, Query, PutItem, ...). */

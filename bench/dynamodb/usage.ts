@@ -8,7 +8,8 @@ import {
   listPetsRequest,
 } from '../../local/api-gateway/proxy-requests.ts';
 import { lambdaContext } from '../../local/lambda/context.ts';
-import type { ProxyRequest } from '../../local/api-gateway/proxy-event.ts';
+import type { ProxyRequest } from '../../shared/http/proxy-event.ts';
+import { requestsIn } from '#bench/dynamodb/counting-proxy.ts';
 import type { Counts } from '#bench/dynamodb/counting-proxy.ts';
 import { LIST_QUERY, NEW_PET, tokenEvent } from '#bench/processes/events.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
@@ -49,8 +50,6 @@ type UsageCase = {
   call(): Promise<number>;
   expectedStatus: number;
 };
-
-const requestsIn = (counts: Counts) => Object.values(counts).reduce((sum, { requests }) => sum + requests, 0);
 
 function perCall(operation: string, calls: number, counts: Counts, maxRequests: number): OperationUsage {
   const usage: OperationUsage = {

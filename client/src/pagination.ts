@@ -10,11 +10,13 @@ export type ListPetsQuery = NonNullable<operations['listPets']['parameters']['qu
 
 const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/;
 
+/** The next page's target in a `Link` header, as sent (`/v1/pets?...`); undefined on the last page. */
+export const nextLink = (link: string | null): string | undefined => NEXT_LINK.exec(link ?? '')?.[1];
+
 /** The cursor of the next page from listPets' `Link` header; undefined on the last page. */
 export function nextCursor(response: Response): string | undefined {
-  const target = NEXT_LINK.exec(response.headers.get('Link') ?? '')?.[1];
-  if (target === undefined) return undefined;
-  return new URLSearchParams(target.split('?')[1]).get('cursor') ?? undefined;
+  const query = nextLink(response.headers.get('Link'))?.split('?')[1];
+  return new URLSearchParams(query).get('cursor') ?? undefined;
 }
 
 /**

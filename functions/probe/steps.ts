@@ -3,10 +3,11 @@
 // run the same steps against a deployed or a local API. A run passes when no step failed: a step that
 // needs a failed one, or that an empty store cannot show, is skipped.
 import { randomUUID } from 'node:crypto';
+import type { NewPet, Pet as ApiPet, PetStatus } from '#client/src/index.ts';
+import { nextLink } from '#client/src/pagination.ts';
 import { MISSING_PET_ID } from '#functions/manifests.ts';
 import { GET_PET_DEPRECATION_HEADERS } from '#shared/http/deprecation.ts';
 import { BASE_PATH } from '#shared/http/routes.ts';
-import type { Pet as ApiPet, PetStatus } from '#shared/schemas.ts';
 
 export type ProbeOptions = {
   /** The API's base URL, ending in /v1 (a trailing slash is fine). */
@@ -25,7 +26,6 @@ export type StepResult = { step: string; outcome: StepOutcome; detail?: string }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const FILTERED_STATUS: PetStatus = 'available';
-const NEXT_LINK = /<([^>]*)>\s*;\s*rel="?next"?/;
 const NEXT_LINK_EXPECTED = `a Link header <${BASE_PATH}/pets?...>; rel="next"`;
 /** Four letters each, so that the steps' names line up. */
 const OUTCOME_LABELS: Record<StepOutcome, string> = { ok: 'ok  ', fail: 'FAIL', skip: 'skip' };
@@ -39,7 +39,7 @@ class StepSkipped extends Error {}
 type Pet = Pick<ApiPet, 'id' | 'name' | 'status'>;
 type Answer = { request: string; status: number; headers: Headers; body: unknown };
 /** The run's one pet to create, and the key that makes its second request a replay. */
-type Creation = { newPet: { name: string; categoryId: number; status: PetStatus }; idempotencyKey: string };
+type Creation = { newPet: NewPet; idempotencyKey: string };
 
 function isPet(value: unknown): value is Pet {
   const pet = value as Partial<Pet> | null;
@@ -145,7 +145,7 @@ type FirstPage = Awaited<ReturnType<typeof listPets>>;
 /** The next page, by the first page's `Link: </v1/pets?...>; rel="next"`: the pet after the first. */
 async function nextPage(send: Send, first: FirstPage) {
   const got = first.link === null ? 'none' : `Link: ${first.link}`;
-  const target = NEXT_LINK.exec(first.link ?? '')?.[1];
+  const target = nextLink(first.link);
   if (target === undefined) return noNextPage(send, first, got);
   // The API never sends an empty page with a next link.
   if (first.pet === undefined)

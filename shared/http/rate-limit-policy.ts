@@ -30,8 +30,10 @@ export function parseKeyLimits(text: string): KeyLimits | undefined {
 }
 
 /**
- * Two quota policies: `rate`, the bucket's refill per second with its size as `petstore-burst` (the
- * draft has no burst parameter, and asks for a prefix on one of a service's own), and `daily`.
+ * The header of every answer of a stage with these limits. Two quota policies: `rate`, the bucket's
+ * refill per second with its size as `petstore-burst` (the draft has no burst parameter, and asks for a
+ * prefix on one of a service's own), and `daily`.
  */
-export const rateLimitPolicy = ({ rateLimit, burstLimit, requestsPerDay }: KeyLimits) =>
-  `"rate";q=${rateLimit};w=1;petstore-burst=${burstLimit}, "daily";q=${requestsPerDay};w=86400`;
+export const rateLimitHeaders = ({ rateLimit, burstLimit, requestsPerDay }: KeyLimits) => ({
+  'RateLimit-Policy': `"rate";q=${rateLimit};w=1;petstore-burst=${burstLimit}, "daily";q=${requestsPerDay};w=86400`,
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { RATE_WINDOW_SECONDS } from '#lib/api/petstore-firewall.ts';
 import { PROBE_INTERVAL } from '#lib/monitoring/probe-canary.ts';
 import { BURN_PAIRS } from '#lib/monitoring/slo-alarms.ts';
-import { KEY_TRAFFIC } from '#lib/cost-basis.ts';
+import { KEY_TRAFFIC } from '../../bench/cost-basis.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageSettings } from '#lib/stage-settings.ts';
 import { DEFAULT_MAX_INSTANCES } from '#local/lambda/child-process-runner.ts';
@@ -142,7 +142,7 @@ const quote = (pattern: RegExp, ...figures: number[]): Quote => ({ pattern, figu
 /** The constants quoted outside the table, where a reader needs the figure in place. */
 const QUOTES: { constant: string; quotes: Quote[] }[] = [
   {
-    constant: 'authorizerCacheSeconds (the stages share one) and KEY_TRAFFIC (lib/cost-basis.ts)',
+    constant: 'authorizerCacheSeconds (the stages share one) and KEY_TRAFFIC (bench/cost-basis.ts)',
     quotes: [
       quote(/answer for a key up to\s+(\d+) s/, production.authorizerCacheSeconds),
       quote(

@@ -8,8 +8,8 @@ import type { LocalDynamoDb } from '#local/dynamodb/connect.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { withPetReadCache } from '#shared/store/pet-read-cache.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
-import { startRecorder } from '#local/dynamodb/recorder.ts';
-import type { Recorder } from '#local/dynamodb/recorder.ts';
+import { startRecorder } from '../../../bench/dynamodb/recorder.ts';
+import type { Recorder } from '../../../bench/dynamodb/recorder.ts';
 
 let recorder: Recorder;
 let local: LocalDynamoDb;

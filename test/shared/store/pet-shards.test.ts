@@ -20,8 +20,8 @@ import {
   TABLE_KEY,
   petShardOf,
 } from '#shared/store/table.ts';
-import { startRecorder } from '#local/dynamodb/recorder.ts';
-import type { Recorder } from '#local/dynamodb/recorder.ts';
+import { startRecorder } from '../../../bench/dynamodb/recorder.ts';
+import type { Recorder } from '../../../bench/dynamodb/recorder.ts';
 
 /** Two blocks a shard: the first counter's round, then the spread counters'. */
 const PETS = 2 * PET_SHARDS * 50;

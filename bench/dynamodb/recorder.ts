@@ -2,11 +2,11 @@
 // capacity rules need: the items a read returned, and a write's item before and after (read aside,
 // unrecorded, around the write). Its callers send one request at a time, so nothing comes between.
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbProxy } from '#local/dynamodb/proxy.ts';
-import type { ProxiedAnswer, ProxiedRequest } from '#local/dynamodb/proxy.ts';
-import { STATUS_INDEX, TABLE_KEY } from '#shared/store/table.ts';
-import { itemBytes } from '#local/dynamodb/capacity-units.ts';
-import type { AttributeMap, TraceEntry } from '#local/dynamodb/capacity-units.ts';
+import { startDynamoDbProxy } from '../../local/dynamodb/proxy.ts';
+import type { ProxiedAnswer, ProxiedRequest } from '../../local/dynamodb/proxy.ts';
+import { STATUS_INDEX, TABLE_KEY } from '../../shared/store/table.ts';
+import { itemBytes } from '#bench/dynamodb/capacity-units.ts';
+import type { AttributeMap, TraceEntry } from '#bench/dynamodb/capacity-units.ts';
 
 type DynamoDbRequest = {
   TableName: string;

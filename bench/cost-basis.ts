@@ -1,7 +1,7 @@
 // The basis of every cost figure in the bench and the docs: AWS list prices in us-east-1, each with
 // the page to check it on before a budget rests on it, and the traffic the per-request costs assume.
-import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import type { CacheClusterSize } from '#lib/stage-settings.ts';
+import { STAGE_SETTINGS } from '../lib/stage-settings.ts';
+import type { CacheClusterSize } from '../lib/stage-settings.ts';
 
 /** Dollars per million requests in each monthly volume tier, up to `upTo` requests a month. */
 const API_GATEWAY_REST_TIERS = [
