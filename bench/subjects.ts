@@ -1,7 +1,7 @@
 // What the benchmark measures: the four Lambda functions of the stack, each next to its baseline
 // (bench/baselines/: the least code that makes the same single DynamoDB call with the AWS SDK, bundled
 // the same way). Two references stand beside them, measured but not targeted: the baseline as CDK's
-// NodejsFunction bundles it by default, and the floor (bench/floors/): the same request without the SDK.
+// NodejsFunction bundles it by default, and the floor: the baseline with the SDK swapped for bench/floors/.
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTION_MANIFESTS, FUNCTION_NAMES } from '../functions/manifests.ts';
@@ -19,16 +19,14 @@ export type Subject = {
   name: SubjectName;
   /** Relative to the project root, as the function's own entry is (functions/manifests.ts). */
   baselineEntry: string;
-  floorEntry: string;
 };
 
 const subject = (name: SubjectName, file: string): Subject => ({
   name,
   baselineEntry: `bench/baselines/${file}.ts`,
-  floorEntry: `bench/floors/${file}.ts`,
 });
 
-/** Every function of functions/manifests.ts; its baseline and floor are named like its module. */
+/** Every function of functions/manifests.ts; its baseline is named like its module. */
 export const SUBJECTS: Subject[] = FUNCTION_NAMES.map((name) =>
   subject(name, basename(FUNCTION_MANIFESTS[name].entry, '.ts')),
 );
@@ -40,9 +38,8 @@ export function entryOf(subject: Subject, variant: Variant): string {
       return FUNCTION_MANIFESTS[subject.name].entry;
     case 'baseline':
     case 'cdkDefault':
-      return subject.baselineEntry;
     case 'floor':
-      return subject.floorEntry;
+      return subject.baselineEntry;
   }
 }
 

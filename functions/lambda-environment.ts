@@ -1,14 +1,17 @@
 // What each function's environment holds, said once: the stack writes the settings its manifest names
-// from the stage's values, the bench gives its processes the same, and each composition root reads
-// them at cold start (fromLambdaEnvironment). A missing or bad setting fails there, before any request.
+// from the stage's values, the bench gives its processes the same, and each function's Lambda handler
+// reads them at cold start (lambdaHandler). A missing or bad setting fails there, before any request.
 import { FUNCTION_MANIFESTS, LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import type { FunctionName, LambdaSetting } from '#functions/manifests.ts';
 import { requireEnv } from '#shared/env.ts';
 import { CURSOR_SECRET_MIN_LENGTH } from '#shared/http/pagination.ts';
-import { parseKeyLimits, rateLimitPolicy } from '#shared/http/rate-limit-policy.ts';
+import { parseKeyLimits, rateLimitHeaders } from '#shared/http/rate-limit-policy.ts';
 import type { KeyLimits } from '#shared/http/rate-limit-policy.ts';
+import type { HeaderMap } from '#shared/http/json-response.ts';
 import { createObservability } from '#shared/observability.ts';
+import type { Observability } from '#shared/observability.ts';
 import { createDocumentClient, createTableClient } from '#shared/store/dynamodb.ts';
+import type { TableClient } from '#shared/store/dynamodb.ts';
 import { MAX_PET_SHARDS } from '#shared/store/table.ts';
 
 /** A function's environment from the stage's values (CloudFormation tokens, in the stack). */
@@ -30,9 +33,24 @@ const SETTING_READERS = {
   keyLimits: () => keyLimitsFromEnvironment(),
 } satisfies Record<LambdaSetting, () => unknown>;
 
-type Manifests = typeof FUNCTION_MANIFESTS;
-type SettingsOf<Name extends FunctionName> = {
-  [Setting in Manifests[Name]['settings'][number]]: ReturnType<(typeof SETTING_READERS)[Setting]>;
+type Settings = { [Setting in LambdaSetting]: ReturnType<(typeof SETTING_READERS)[Setting]> };
+type SettingsOf<Name extends FunctionName> = Pick<
+  Settings,
+  (typeof FUNCTION_MANIFESTS)[Name]['settings'][number]
+>;
+
+/**
+ * What a function's composition builds its handler from, in Lambda (fromLambdaEnvironment) and in a
+ * local process (local/lambda/source-functions.ts) alike: the settings it names, the table client, its
+ * logs and metrics, and the headers of the stage's answers.
+ */
+export type FunctionParts<Setting extends LambdaSetting = never> = {
+  settings: Pick<Settings, Setting>;
+  table: TableClient;
+  observability: Observability;
+  stageHeaders?: HeaderMap;
+  /** What only a local process turns: the id counter a create leases from, getPet's cache size. */
+  tuning?: { pickCounter?: () => number; petReadCacheEntries?: number };
 };
 
 /**
@@ -44,7 +62,7 @@ export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
     FUNCTION_MANIFESTS[name].settings.map((setting) => [setting, SETTING_READERS[setting]()]),
   ) as SettingsOf<Name>;
   // Every manifest's settings start with these two.
-  const { tableName, stage, keyLimits } = settings as {
+  const { tableName, stage, keyLimits } = settings as unknown as {
     tableName: string;
     stage: string;
     keyLimits?: KeyLimits;
@@ -53,8 +71,22 @@ export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
     settings,
     table: createTableClient({ tableName, documentClient: createDocumentClient() }),
     observability: createObservability({ metrics: { stage } }),
-    stageHeaders: keyLimits && { 'RateLimit-Policy': rateLimitPolicy(keyLimits) },
+    stageHeaders: keyLimits && rateLimitHeaders(keyLimits),
   };
+}
+
+/**
+ * A function's Lambda handler, its composition on the parts its environment gives. In Lambda
+ * (AWS_LAMBDA_FUNCTION_NAME set) it is composed when the module loads, at cold start; anywhere else
+ * importing the module reads nothing, and the handler is composed at its first call.
+ */
+export function lambdaHandler<Name extends FunctionName, Handler extends (...args: never[]) => unknown>(
+  name: Name,
+  compose: (parts: ReturnType<typeof fromLambdaEnvironment<Name>>) => Handler,
+): Handler {
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) return compose(fromLambdaEnvironment(name));
+  let composed: Handler | undefined;
+  return ((...args) => (composed ??= compose(fromLambdaEnvironment(name)))(...args)) as Handler;
 }
 
 export function keyLimitsFromEnvironment(): KeyLimits {

@@ -44,10 +44,23 @@ const CDK_DEFAULT_ESBUILD_OPTIONS = {
   logLevel: 'warning',
 } satisfies BuildOptions;
 
+/** The floor: the baseline, bundled as the stack bundles, its SDK client swapped for requests by hand. */
+const FLOOR_ESBUILD_OPTIONS = {
+  ...LAMBDA_ESBUILD_OPTIONS,
+  alias: { ...LAMBDA_ESBUILD_OPTIONS.alias, '@aws-sdk/client-dynamodb': './bench/floors/sdk-free-client.ts' },
+} satisfies BuildOptions;
+
+const OPTIONS: Record<Variant, BuildOptions> = {
+  function: LAMBDA_ESBUILD_OPTIONS,
+  baseline: LAMBDA_ESBUILD_OPTIONS,
+  cdkDefault: CDK_DEFAULT_ESBUILD_OPTIONS,
+  floor: FLOOR_ESBUILD_OPTIONS,
+};
+
 async function bundle(subject: Subject, variant: Variant): Promise<BundleSize> {
   const entry = entryOf(subject, variant);
   const { metafile } = await build({
-    ...(variant === 'cdkDefault' ? CDK_DEFAULT_ESBUILD_OPTIONS : LAMBDA_ESBUILD_OPTIONS),
+    ...OPTIONS[variant],
     absWorkingDir: PROJECT_ROOT,
     entryPoints: [entry],
     outfile: bundlePath(subject.name, variant),

@@ -1,13 +1,27 @@
-// Each function module is the composition root of its Lambda function: it reads its settings once,
-// when Lambda loads it, so a missing or bad setting fails the cold start, never a request.
-import { afterAll, describe, expect, it } from '@jest/globals';
+// Each function module's Lambda handler reads its settings once, when Lambda loads the module
+// (lambdaHandler, with AWS_LAMBDA_FUNCTION_NAME set as Lambda sets it), so a missing or bad setting
+// fails the cold start, never a request. Importing a module anywhere else reads nothing.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { composeAuthorizer } from '#functions/authorizer.ts';
+import { composeCreatePet } from '#functions/create-pet.ts';
+import { composeGetPet } from '#functions/get-pet.ts';
+import { composeListPets } from '#functions/list-pets.ts';
 import { createPetRequest, invoke } from '#local/api-gateway/proxy-requests.ts';
-import { keyLimitsFromEnvironment, petShardsFromEnvironment } from '#functions/lambda-environment.ts';
+import {
+  keyLimitsFromEnvironment,
+  lambdaHandler,
+  petShardsFromEnvironment,
+} from '#functions/lambda-environment.ts';
 import { PET_SHARDS, petPartition } from '#shared/store/table.ts';
 import { catchStdout } from '#test/support/stdout.ts';
 import { TEST_CURSOR_SECRET, testTable } from '#test/support/test-table.ts';
 
+beforeAll(() => {
+  process.env.AWS_LAMBDA_FUNCTION_NAME = 'cold-start-test';
+});
+
 afterAll(() => {
+  delete process.env.AWS_LAMBDA_FUNCTION_NAME;
   delete process.env.PETSTORE_TABLE_NAME;
   delete process.env.PETSTORE_STAGE;
   delete process.env.PETSTORE_CURSOR_SECRET;
@@ -18,9 +32,9 @@ afterAll(() => {
 const KEY_LIMITS = { rateLimit: 5, burstLimit: 10, requestsPerDay: 10_000 };
 
 describe('a function module loaded by Lambda', () => {
-  it('fails to load without its table name', async () => {
+  it('fails to load without its table name', () => {
     delete process.env.PETSTORE_TABLE_NAME;
-    await expect(import('#functions/get-pet.ts')).rejects.toThrow(
+    expect(() => lambdaHandler('getPet', composeGetPet)).toThrow(
       'Environment variable PETSTORE_TABLE_NAME must be set.',
     );
   });
@@ -49,21 +63,31 @@ describe('a function module loaded by Lambda', () => {
     );
   });
 
-  it('fails to load without its stage, which its metrics carry', async () => {
+  it('fails to load without its stage, which its metrics carry', () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
     delete process.env.PETSTORE_STAGE;
-    await expect(import('#functions/authorizer.ts')).rejects.toThrow(
+    expect(() => lambdaHandler('authorizer', composeAuthorizer)).toThrow(
       'Environment variable PETSTORE_STAGE must be set.',
     );
   });
 
-  it('fails to load with a cursor secret too short to keep cursors unforgeable', async () => {
+  it('fails to load with a cursor secret too short to keep cursors unforgeable', () => {
     process.env.PETSTORE_TABLE_NAME = testTable.tableName;
     process.env.PETSTORE_STAGE = 'staging';
     process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     process.env.PETSTORE_CURSOR_SECRET = 'short';
-    await expect(import('#functions/list-pets.ts')).rejects.toThrow(
+    expect(() => lambdaHandler('listPets', composeListPets)).toThrow(
       'Environment variable PETSTORE_CURSOR_SECRET must be set (32+ chars).',
+    );
+  });
+
+  it('composes at its first call instead when imported outside Lambda', () => {
+    delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    delete process.env.PETSTORE_TABLE_NAME;
+    const getPet = lambdaHandler('getPet', composeGetPet);
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'cold-start-test';
+    expect(() => getPet({} as never, {} as never)).toThrow(
+      'Environment variable PETSTORE_TABLE_NAME must be set.',
     );
   });
 
@@ -74,7 +98,7 @@ describe('a function module loaded by Lambda', () => {
     process.env.PETSTORE_PET_SHARDS = String(PET_SHARDS);
     process.env.PETSTORE_KEY_LIMITS = JSON.stringify(KEY_LIMITS);
     const { result: created, lines } = await catchStdout(async () => {
-      const { handler: createPet } = await import('#functions/create-pet.ts');
+      const createPet = lambdaHandler('createPet', composeCreatePet);
       return invoke(createPet, createPetRequest({ name: 'Composed', categoryId: 1 }));
     });
     expect(created.status).toBe(201);

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAuthorizerHandler } from '#functions/authorizer-handler.ts';
+import { createAuthorizerHandler } from '#functions/authorizer.ts';
 import { checkVersion, rolloutProbes } from '#functions/rollout-checks.ts';
 import { FUNCTION_NAMES, isFunctionName } from '#functions/manifests.ts';
 import type { Invoke } from '#functions/rollout-checks.ts';
