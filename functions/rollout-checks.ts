@@ -4,6 +4,7 @@
 // only notice a bad version after clients got its answers (a 401 for every key raises no alarm).
 import { FUNCTION_MANIFESTS } from '#functions/manifests.ts';
 import type { FunctionManifest, FunctionName, RolloutRequest } from '#functions/manifests.ts';
+import { toProxyEvent } from '#shared/http/proxy-event.ts';
 
 /** What invoking the version gave back: its error, as Lambda reports one, or its result. */
 export type Invocation = { functionError?: string | undefined; payload: unknown };
@@ -19,34 +20,18 @@ export type Probe = {
 const METHOD_ARN = 'arn:aws:execute-api:us-east-1:000000000000:rollout-check/v1/GET/pets';
 
 /** A REST API proxy event as API Gateway sends it once the authorizer allowed the request. */
-function proxyEvent({ method, resource, path, query, body }: RolloutRequest) {
-  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
-  const pathParameters = /\{petId\}/.test(resource) ? { petId: path.split('/').at(-1) ?? '' } : null;
-  return {
+const proxyEvent = ({ method, resource, path, query, body }: RolloutRequest) =>
+  toProxyEvent({
+    method,
     resource,
     path,
-    httpMethod: method,
-    headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
-    queryStringParameters: query ?? null,
-    multiValueQueryStringParameters: query
-      ? Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]]))
-      : null,
-    pathParameters,
-    stageVariables: null,
-    body: body ?? null,
-    isBase64Encoded: false,
-    requestContext: {
-      resourcePath: resource,
-      httpMethod: method,
-      path: `/v1${path}`,
-      stage: 'v1',
-      requestId: `rollout-check-${method}-${resource}`,
-      authorizer: { principalId: 'rollout-check', apiKeyId: 'rollout-check' },
-      identity: { sourceIp: '127.0.0.1' },
-    },
-  };
-}
+    pathParameters: /\{petId\}/.test(resource) ? { petId: path.split('/').at(-1) ?? '' } : undefined,
+    query: new URLSearchParams(query).toString(),
+    headers: body === undefined ? [] : [['Content-Type', 'application/json']],
+    body,
+    authorizer: { principalId: 'rollout-check', apiKeyId: 'rollout-check' },
+    requestId: `rollout-check-${method}-${resource}`,
+  });
 
 function failure({ functionError, payload }: Invocation): string | undefined {
   if (!functionError) return undefined;

@@ -3,7 +3,7 @@
 // event. The same requests go to the function and to its baseline. getPet asks for each seeded pet
 // in turn: at scale nearly every getPet misses the function's cache of pets read, and reads DynamoDB.
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { toProxyEvent } from '../../local/api-gateway/proxy-event.ts';
+import { toProxyEvent } from '../../shared/http/proxy-event.ts';
 import { createPetRequest, getPetRequest, listPetsRequest } from '../../local/api-gateway/proxy-requests.ts';
 import type { Fixture } from '#bench/dynamodb/fixture.ts';
 import type { SubjectName } from '#bench/subjects.ts';

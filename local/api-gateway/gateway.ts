@@ -13,7 +13,7 @@ import { cacheKeyOf, createResponseCache } from '#local/api-gateway/response-cac
 import { compressedAnswer } from '#local/api-gateway/compression.ts';
 import type { FunctionRunner } from '#local/lambda/runner.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
-import { lastHeader, toProxyEvent } from '#local/api-gateway/proxy-event.ts';
+import { lastHeader, toProxyEvent } from '#shared/http/proxy-event.ts';
 
 /** API Gateway's payload limit: past it the answer is 413 without the functions. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -217,6 +217,7 @@ export function createApiGateway({
       headers: request.headers,
       body: request.body,
       authorizer,
+      accountId: LOCAL_ACCOUNT,
       sourceIp: request.sourceIp,
       requestId: request.requestId,
     });

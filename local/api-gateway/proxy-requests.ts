@@ -2,9 +2,10 @@
 // builds it, and a Lambda context. The requests are those API Gateway forwards once the authorizer
 // allowed them.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT } from '#local/iam/account.ts';
 import { lambdaContext } from '#local/lambda/context.ts';
-import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
-import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
+import { toProxyEvent } from '#shared/http/proxy-event.ts';
+import type { ProxyRequest } from '#shared/http/proxy-event.ts';
 import { stringifyJson } from '#shared/json.ts';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -12,7 +13,7 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 export type Response = { status: number; headers: Record<string, string>; text: string; json: unknown };
 
 export async function invoke(handler: Handler, request: ProxyRequest): Promise<Response> {
-  const result = await handler(toProxyEvent(request), lambdaContext());
+  const result = await handler(toProxyEvent({ accountId: LOCAL_ACCOUNT, ...request }), lambdaContext());
   return {
     status: result.statusCode,
     headers: Object.fromEntries(

@@ -4,7 +4,7 @@
 // a hit is authorized and counted like any request. A client's `Cache-Control: max-age=0` is ignored.
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiMethodDefinition, MethodCacheDefinition } from '#local/api-gateway/definition.ts';
-import { lastHeader } from '#local/api-gateway/proxy-event.ts';
+import { lastHeader } from '#shared/http/proxy-event.ts';
 
 /** API Gateway caches no answer whose body is larger than this. */
 export const MAX_CACHED_BYTES = 1_048_576;

@@ -8,7 +8,7 @@ import { ApiError } from '#shared/api-error.ts';
 import { errorResponse, ok } from '#shared/http/json-response.ts';
 import { parseJson } from '#shared/json.ts';
 import type { ApiGateway, GatewayRequest } from '#local/api-gateway/gateway.ts';
-import { lastHeader } from '#local/api-gateway/proxy-event.ts';
+import { lastHeader } from '#shared/http/proxy-event.ts';
 import { renderApiReference } from '#local/server/api-reference-page.ts';
 import type { OpenApiDocument } from '#local/server/api-reference-page.ts';
 

@@ -1,11 +1,10 @@
 // Builds the event API Gateway REST (v1) sends a Lambda proxy integration from the parts of an HTTP
-// request, so that handlers run locally see the shape they see in AWS: headers and their multi-value
-// twins, decoded query maps (a repeated parameter keeps its last value in the single map), path
-// parameters, and a requestContext whose stage is v1.
+// request, so that handlers run locally, and a new version's rollout checks, see the shape they see in
+// AWS: headers and their multi-value twins, decoded query maps (a repeated parameter keeps its last
+// value in the single map), path parameters, and a requestContext whose stage is v1.
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { BASE_PATH, STAGE_NAME } from '#shared/http/routes.ts';
-import { LOCAL_ACCOUNT } from '#local/iam/account.ts';
 
 export type ProxyRequest = {
   method: string;
@@ -23,6 +22,8 @@ export type ProxyRequest = {
   authorizer?: Record<string, string>;
   sourceIp?: string;
   requestId?: string;
+  /** The account of the API, which the request context names. */
+  accountId?: string;
 };
 
 /**
@@ -81,7 +82,7 @@ export function toProxyEvent(request: ProxyRequest): APIGatewayProxyEvent {
     stageVariables: null,
     ...bodyField(request.body),
     requestContext: {
-      accountId: LOCAL_ACCOUNT,
+      accountId: request.accountId ?? '',
       apiId: 'local',
       authorizer: request.authorizer ?? null,
       domainName: 'localhost',

@@ -8,7 +8,7 @@ import {
   invoke,
   listPetsRequest,
 } from '#local/api-gateway/proxy-requests.ts';
-import type { ProxyRequest } from '#local/api-gateway/proxy-event.ts';
+import type { ProxyRequest } from '#shared/http/proxy-event.ts';
 import type { Pet } from '#shared/schemas.ts';
 import { testFunctions } from '#test/support/test-table.ts';
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { createSourceFunctions } from '#local/lambda/source-functions.ts';
-import { toProxyEvent } from '#local/api-gateway/proxy-event.ts';
+import { toProxyEvent } from '#shared/http/proxy-event.ts';
 import { lambdaContext } from '#local/lambda/context.ts';
 import { createPetRequest, getPetRequest } from '#local/api-gateway/proxy-requests.ts';
 import { createObservability } from '#shared/observability.ts';
