@@ -15,7 +15,7 @@ export default {
         'test/client/packed/*.{ts,mjs}',
         'test/install/fake-runtime.cjs',
         'test/local/start-stage/forbidden-read-handler.ts',
-        'test/support/recorded-server.ts',
+        'test/scripts/keys/recorded-server.ts',
       ],
       ignoreDependencies: [
         // test/docs/aws-commands.test.ts loads each service's SDK client by a name the runbook gives.

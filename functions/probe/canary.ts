@@ -4,6 +4,7 @@
 // by `npm run keys -- probe` is used from the next run on.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireEnv } from '#shared/env.ts';
+import { decodeProbeKeySecret } from '#functions/probe/key-secret.ts';
 import { failedSteps, runProbe, stepLine } from '#functions/probe/steps.ts';
 import { PROBE_VARIABLES } from '#functions/probe/variables.ts';
 
@@ -17,16 +18,6 @@ if (creates !== 'true' && creates !== 'false')
 // One client for the instance's runs; its credentials come from the environment, as Lambda gives them.
 const secrets = new SecretsManagerClient({});
 
-/** The `apiKey` of the secret's JSON, when it is the object `npm run keys -- probe` stores. */
-function apiKeyOf(secretString: string | undefined): string | undefined {
-  try {
-    const { keyId, apiKey } = JSON.parse(secretString ?? '') as { keyId?: unknown; apiKey?: unknown };
-    return typeof keyId === 'string' && typeof apiKey === 'string' && apiKey !== '' ? apiKey : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function readApiKey(): Promise<string> {
   let secretString: string | undefined;
   try {
@@ -37,7 +28,7 @@ async function readApiKey(): Promise<string> {
     const reason = `cannot read ${keySecretArn} (${(error as Error).name})`;
     throw new Error(`the probe's key: ${reason}: ${STORE_A_KEY}`, { cause: error });
   }
-  const apiKey = apiKeyOf(secretString);
+  const apiKey = decodeProbeKeySecret(secretString)?.apiKey;
   if (apiKey === undefined)
     throw new Error(`the probe's key: ${keySecretArn} holds no {"keyId","apiKey"} JSON: ${STORE_A_KEY}`);
   return apiKey;

@@ -55,37 +55,40 @@ export const whereHelp = (heading: string) => `${heading}, the first that applie
 
 const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
 
-/** An error of the SDK or DynamoDB as one line, with what to do when it is about credentials. */
-export function explainFailure(error: unknown): string {
+/**
+ * An error as one line: a KeysError's message as it is, an SDK or DynamoDB error on a `resource` (a
+ * table, a secret) with what to do when it is about credentials.
+ */
+export function explainFailure(error: unknown, resource = 'table'): string {
+  if (error instanceof KeysError) return error.message;
   const cause = error instanceof StoreUnavailableError ? (error.cause as Error) : (error as Error);
   const message = firstLine(cause.message) || cause.name;
   const reason =
     error instanceof StoreUnavailableError
       ? `DynamoDB is unavailable (${message})`
       : cause.name === 'ResourceNotFoundException'
-        ? `no such table there (${message})`
+        ? `no such ${resource} there (${message})`
         : message;
   const credentials = /Credentials|Token|UnrecognizedClient|SignatureDoesNotMatch/.test(cause.name);
   return credentials ? `${reason}: sign in (aws sso login) or choose a profile (AWS_PROFILE)` : reason;
 }
 
-/** A step on one place: its failure becomes one line that names the place. */
-export async function at<T>(where: string, step: Promise<T>): Promise<T> {
+/** A step on one place, a `resource` there (a table, a secret): its failure is one line naming the place. */
+export async function at<T>(where: string, step: Promise<T>, resource = 'table'): Promise<T> {
   try {
     return await step;
   } catch (error) {
-    throw error instanceof KeysError ? error : new KeysError(`${where}: ${explainFailure(error)}`);
+    throw error instanceof KeysError ? error : new KeysError(`${where}: ${explainFailure(error, resource)}`);
   }
 }
 
 /**
- * The table, usage plan and region of a deployed stage, from its outputs (readStageOutputs): the
- * region is where that deployment put them, whatever the AWS profile in use or AWS_REGION say.
+ * A deployed stage's outputs (readStageOutputs), a failure to read them a KeysError. Its region is
+ * where that deployment put its resources, whatever the AWS profile in use or AWS_REGION say.
  */
-async function stageOutputs(stage: string) {
+export async function stageOutputs<Name extends string>(stage: string, names: readonly Name[]) {
   try {
-    const { outputs } = await readStageOutputs(stage, ['TableName', 'UsagePlanId', 'Region']);
-    return { tableName: outputs.TableName, usagePlanId: outputs.UsagePlanId, region: outputs.Region };
+    return (await readStageOutputs(stage, names)).outputs;
   } catch (error) {
     throw error instanceof StageOutputsError ? new KeysError(error.message) : error;
   }
@@ -94,7 +97,8 @@ async function stageOutputs(stage: string) {
 /** A stage's table and usage plan in the stage's region, with the SDK's usual credentials. */
 async function openStage(stage: string): Promise<KeysTarget> {
   // An unknown stage, or outputs out of reach, stop here: before the table or usage plan is reached.
-  const { tableName, usagePlanId, region } = await stageOutputs(stage);
+  const outputs = await stageOutputs(stage, ['TableName', 'UsagePlanId', 'Region']);
+  const { TableName: tableName, UsagePlanId: usagePlanId, Region: region } = outputs;
   // The SDK follows AWS_ENDPOINT_URL_DYNAMODB on its own, and here that names a local DynamoDB (as
   // for npm start): a stage's requests, signed with real credentials, must not go there.
   delete process.env.AWS_ENDPOINT_URL_DYNAMODB;

@@ -147,7 +147,11 @@ describe('a running npm start', () => {
     const records = temporary('servers');
     created.push(records);
     const recordServer = async (url: string) => {
-      const recorded = runScript('test/support/recorded-server.ts', [records, url, 'http://127.0.0.1:9'], {});
+      const recorded = runScript(
+        'test/scripts/keys/recorded-server.ts',
+        [records, url, 'http://127.0.0.1:9'],
+        {},
+      );
       await recorded.waitFor(/recorded/);
     };
 
