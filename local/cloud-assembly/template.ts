@@ -1,7 +1,7 @@
 // Reads a synthesized CloudFormation template as a deployment would see it: its resources by type, and
 // property values with the intrinsic functions the stack uses (Ref, Fn::GetAtt, Fn::Join, Fn::Sub,
-// Fn::Select, Fn::Split) resolved to local equivalents. `localValue` says what a Ref or an attribute means
-// locally; anything else becomes a name or an ARN in a fixed local account and region.
+// Fn::Select, Fn::Split) resolved. `localValue` says what a Ref or an attribute means, `pseudoParameters`
+// where the stack stands if not here; anything else is a name or an ARN in a fixed local account and region.
 import { readFileSync } from 'node:fs';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '#local/iam/account.ts';
 
@@ -45,11 +45,16 @@ const defaultValue = (logicalId: string, { Type }: TemplateResource, attribute?:
 
 export const readTemplate = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as CloudTemplate;
 
-export function createTemplateReader(template: CloudTemplate, localValue: LocalValue = () => undefined) {
+export function createTemplateReader(
+  template: CloudTemplate,
+  localValue: LocalValue = () => undefined,
+  pseudoParameters: Record<string, string> = {},
+) {
   const resources = template.Resources;
+  const pseudoParameter = { ...PSEUDO_PARAMETERS, ...pseudoParameters };
 
   function reference(logicalId: string, attribute?: string): string {
-    const pseudo = attribute === undefined ? PSEUDO_PARAMETERS[logicalId] : undefined;
+    const pseudo = attribute === undefined ? pseudoParameter[logicalId] : undefined;
     if (pseudo !== undefined) return pseudo;
     const resource = resources[logicalId];
     if (!resource) throw new Error(`The template has no resource ${logicalId}`);

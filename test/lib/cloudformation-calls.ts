@@ -3,18 +3,18 @@
 // name, the stack-name tag of a secret or web ACL). The calls are the resource handlers' own lists
 // for the operations the stacks use; a type not listed here fails the checks.
 import { CANARY_FUNCTION_CALLS } from '#lib/deploy-policies.ts';
+import { createTemplateReader } from '#local/cloud-assembly/template.ts';
+import type { CloudTemplate, TemplateResource } from '#local/cloud-assembly/template.ts';
 import type { AuthorizationRequest } from '#local/iam/policy.ts';
 
 export const ACCOUNT = '123456789012';
-type Resource = { Type: string; Properties?: Record<string, unknown>; [key: string]: unknown };
-export type Template = { Resources: Record<string, Resource> };
 /** A call, and where it comes from: the resource type that needs it. */
 export type Call = AuthorizationRequest & { type: string };
 
 const SUFFIX = 'A1B2C3D4E5F6';
 
 /** How a template's intrinsic functions resolve once deployed, in a stack of this name and region. */
-export function deployedStack(template: Template, stackName: string, region: string) {
+export function deployedStack(template: CloudTemplate, stackName: string, region: string) {
   const { Resources } = template;
   const physicalName = (logicalId: string) => {
     const { Type, Properties = {} } = Resources[logicalId] ?? { Type: 'missing' };
@@ -53,37 +53,18 @@ export function deployedStack(template: Template, stackName: string, region: str
   /** A function's ARN, from its name or ARN. */
   const functionArn = (nameOrArn: unknown) =>
     String(resolve(nameOrArn)).replace(/^(?!arn:)/, arn('lambda', 'function:'));
-  function resolve(value: unknown): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) return value.map(resolve);
-    const [[fn, argument] = []] = Object.entries(value);
-    const pseudo: Record<string, string> = {
-      'AWS::AccountId': ACCOUNT,
-      'AWS::Region': region,
-      'AWS::Partition': 'aws',
-      'AWS::URLSuffix': 'amazonaws.com',
-      'AWS::StackName': stackName,
-    };
-    if (fn === 'Ref') {
-      const id = String(argument);
-      if (id in pseudo) return pseudo[id];
-      const { Type } = Resources[id] ?? { Type: '' };
+  // A Ref gives these types' names and the others' ARNs; of the attributes only an ARN is looked into.
+  const { resolve } = createTemplateReader(
+    template,
+    (logicalId, { Type }, attribute) => {
+      if (attribute !== undefined)
+        return attribute === 'Arn' ? arnOf(logicalId) : `${logicalId}.${attribute}`;
       return /::(Role|Table|LogGroup|Bucket|Function|Canary|Application|DeploymentGroup)$/.test(Type)
-        ? physicalName(id)
-        : arnOf(id);
-    }
-    if (fn === 'Fn::GetAtt') {
-      const [id = '', attribute] = argument as string[];
-      return attribute === 'Arn' ? arnOf(id) : `${id}.${String(attribute)}`;
-    }
-    if (fn === 'Fn::Join') {
-      const [separator, parts] = argument as [string, unknown[]];
-      return (resolve(parts) as unknown[]).join(separator);
-    }
-    if (fn === 'Fn::Sub')
-      return String(argument).replace(/\$\{([\w:]+)\}/g, (_, name: string) => pseudo[name] ?? name);
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolve(inner)]));
-  }
+        ? physicalName(logicalId)
+        : arnOf(logicalId);
+    },
+    { 'AWS::AccountId': ACCOUNT, 'AWS::Region': region, 'AWS::StackName': stackName },
+  );
   return { physicalName, arnOf, resolve, arn, functionArn };
 }
 
@@ -92,7 +73,7 @@ type DeployedStack = ReturnType<typeof deployedStack>;
 /** Each type's calls, given its logical id, the template and how it resolves. */
 type CallsOf = (
   logicalId: string,
-  resource: Resource,
+  resource: TemplateResource,
   stack: DeployedStack & { stackName: string },
 ) => Call[];
 
@@ -287,11 +268,8 @@ export function cloudFormationCalls(boundaryArn: string, qualifier: string): Rec
         'lambda:GetFunctionConfiguration',
         'lambda:DeleteFunction',
       ]),
-    'AWS::Lambda::Alias': (id, resource, stack) => {
-      const { UpdatePolicy } = resource as {
-        UpdatePolicy?: { CodeDeployLambdaAliasUpdate?: Record<string, unknown> };
-      };
-      const rollout = UpdatePolicy?.CodeDeployLambdaAliasUpdate;
+    'AWS::Lambda::Alias': (id, { UpdatePolicy }, stack) => {
+      const rollout = UpdatePolicy?.CodeDeployLambdaAliasUpdate as Record<string, unknown> | undefined;
       const group = rollout
         ? stack.arn(
             'codedeploy',
