@@ -8,7 +8,7 @@ import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 
 /** A function's fixed logical id, which sam local commands name: listPets -> ListPetsFunction. */
-export const functionIdOf = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}Function`;
+const functionIdOf = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}Function`;
 export const FUNCTION_IDS = FUNCTION_NAMES.map(functionIdOf);
 export const ROUTE_FUNCTION_IDS = Object.fromEntries(
   ROUTES.map(({ operationId }) => [operationId, functionIdOf(operationId)]),
