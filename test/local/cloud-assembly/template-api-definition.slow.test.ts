@@ -129,10 +129,16 @@ describe("the gateway's own answers from the staging template", () => {
       body: expect.objectContaining({ code: 'validation_error', status: 400 }),
     });
     // A customized type without a status code takes DEFAULT_4XX's too.
-    const { status: _status, ...withoutStatus } = defined(gatewayResponses.ACCESS_DENIED, 'a gateway response');
+    const { status: _status, ...withoutStatus } = defined(
+      gatewayResponses.ACCESS_DENIED,
+      'a gateway response',
+    );
     expect(answer({ ...gatewayResponses, ACCESS_DENIED: withoutStatus }).statusCode).toBe(400);
     // Without a status on DEFAULT_4XX, each type keeps API Gateway's own (403 for ACCESS_DENIED).
-    const { status: _default, ...defaultWithoutStatus } = defined(uncustomized.DEFAULT_4XX, 'a gateway response');
+    const { status: _default, ...defaultWithoutStatus } = defined(
+      uncustomized.DEFAULT_4XX,
+      'a gateway response',
+    );
     expect(answer({ ...uncustomized, DEFAULT_4XX: defaultWithoutStatus }).statusCode).toBe(403);
   });
 });
