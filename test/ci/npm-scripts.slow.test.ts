@@ -16,8 +16,11 @@ const RUN_ELSEWHERE: Record<string, { by: string; shows: string }> = {
   jest: { by: 'package.json', shows: 'npm run jest' },
   'lint:cloudformation': { by: '.ci/run', shows: 'npm run lint:cloudformation' },
   postinstall: { by: '.ci/run', shows: 'npm ci' },
-  start: { by: 'test/local/shutdown.test.ts', shows: "runScript(process.env.npm_execpath ?? '', ['start']" },
-  docs: { by: 'test/docs/api-reference.test.ts', shows: "runNpm(['run', '--silent', 'docs'" },
+  start: {
+    by: 'test/local/shutdown.slow.test.ts',
+    shows: "runScript(process.env.npm_execpath ?? '', ['start']",
+  },
+  docs: { by: 'test/docs/api-reference.slow.test.ts', shows: "runNpm(['run', '--silent', 'docs'" },
   bench: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('bench')" },
   soak: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('soak')" },
   capacity: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('capacity')" },

@@ -1,5 +1,5 @@
 // The local server's API reference over plain HTTP (the page in a real browser is
-// api-reference.browser.test.ts): /openapi.json and /docs without a key, pointed at the server that
+// api-reference.browser.slow.test.ts): /openapi.json and /docs without a key, pointed at the server that
 // answers them, int64 digits kept, the key only for a browser on this machine, other paths left to the
 // gateway; the page's exact JSON; the static build of `npm run docs`; the browser of the browser tests.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The end-to-end contract suite (contract-suite.ts) against `npm run dev`: the same API as
 // `npm start`, each request passed over IPC to the worker that runs the sources, which a save
-// replaces (test/local/dev/reloader.test.ts edits files; this run edits none).
+// replaces (test/local/dev/reloader.slow.test.ts edits files; this run edits none).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { defineContractSuite } from '#test/e2e/contract-suite.ts';
