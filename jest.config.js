@@ -1,7 +1,7 @@
 // middy 7 is ESM-only, so jest runs in ESM mode (see the "jest" script) and @swc/jest only strips
 // types; `npm run typecheck` is where types are checked. A test file's name says its tier: one that
-// starts a process, drives a browser or reads the synthesized app is `*.slow.test.ts`, and
-// `npm run test:fast` (the seconds between two edits) runs every other `*.test.ts`.
+// starts a process, drives a browser, reads the synthesized app or runs a load or property sweep is
+// `*.slow.test.ts`, and `npm run test:fast` (the seconds between two edits) runs every other one.
 import { availableParallelism } from 'node:os';
 
 /** The product's tests under test/, and the bench's beside its sources. */
