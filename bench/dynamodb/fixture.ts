@@ -68,6 +68,8 @@ export async function startFixture(seededPets = SEEDED_PETS): Promise<Fixture> {
         petShards: String(PET_SHARDS),
         keyLimits: JSON.stringify(STAGE_SETTINGS.production.perKeyLimits),
       }),
+      // As Lambda sets it: a function module then composes its handler when it loads, at cold start.
+      AWS_LAMBDA_FUNCTION_NAME: subject,
       AWS_ENDPOINT_URL_DYNAMODB: tls.endpoint,
       NODE_EXTRA_CA_CERTS: TLS_CERTIFICATE_FILE,
       AWS_REGION: 'us-east-1',
