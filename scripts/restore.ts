@@ -3,7 +3,7 @@
 // stderr, the summary to stdout; a failure is one line, exit 1, and a second run changes nothing.
 import { parseArgs } from 'node:util';
 import { usagePlanServes } from '#scripts/keys/usage-plan.ts';
-import { KeysError, at, explainFailure, findKeys, whereHelp } from '#scripts/keys/target.ts';
+import { at, explainFailure, findKeys, whereHelp } from '#scripts/keys/target.ts';
 import { checkTables } from '#scripts/restore/tables.ts';
 import { formatCount, formatSummary, restoreTable } from '#scripts/restore/merge.ts';
 
@@ -48,9 +48,8 @@ if (values.help) {
 }
 const source = values.from ?? fail(`restore: name the table to restore from with --from.\n${USAGE}`);
 const dryRun = values['dry-run'] === true;
-const explain = (error: unknown) => (error instanceof KeysError ? error.message : explainFailure(error));
 const target = await findKeys({ ...values, createTable: false }, process.env).catch((error: unknown) =>
-  fail(`restore: ${explain(error)}`),
+  fail(`restore: ${explainFailure(error)}`),
 );
 console.error(`restore: from table ${source} into ${target.description}${dryRun ? ', dry run' : ''}`);
 
@@ -86,7 +85,7 @@ try {
   console.log(formatSummary(summary, { onStage: usagePlan !== undefined }));
 } catch (error) {
   const after = done > 0 ? ` (after ${itemCount(done)}: run it again to finish)` : '';
-  console.error(`restore: ${explain(error)}${after}`);
+  console.error(`restore: ${explainFailure(error)}${after}`);
   process.exitCode = 1;
 } finally {
   await target.close();
