@@ -38,7 +38,7 @@ export default {
         'probe-imports-functions-shared-and-the-client-source',
         'functions/probe',
         ['functions', 'shared'],
-        "The probe is a store client: it reads the API's Link headers and pets as the client package does.",
+        "The probe is a store client: it reads the API's Link headers as the client package does.",
       ),
       to: { path: FOLDERS_OUTSIDE(['functions', 'shared']), pathNot: '^client/src/' },
     },

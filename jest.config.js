@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 
 /** The product's tests under test/, and the bench's beside its sources. */
 const testsNamed = (suffix) => ['test', 'bench'].map((folder) => `<rootDir>/${folder}/**/*${suffix}`);
+const SLOW = '.slow.test.ts';
 
 /** What both tiers share: only the files differ. */
 const project = {
@@ -28,9 +29,9 @@ const config = {
       ...project,
       displayName: 'fast',
       testMatch: testsNamed('.test.ts'),
-      testPathIgnorePatterns: [...project.testPathIgnorePatterns, '\\.slow\\.test\\.ts$'],
+      testPathIgnorePatterns: [...project.testPathIgnorePatterns, `${SLOW.replaceAll('.', '\\.')}$`],
     },
-    { ...project, displayName: 'slow', testMatch: testsNamed('.slow.test.ts') },
+    { ...project, displayName: 'slow', testMatch: testsNamed(SLOW) },
   ],
   testSequencer: '<rootDir>/test/sequencer.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -25,7 +25,7 @@ export default {
         '@aws-sdk/client-kms',
         '@aws-sdk/client-sns',
         '@aws-sdk/client-sts',
-        // Run by path (node_modules/@redocly/cli/bin/cli.js) in test/scripts/openapi/lint.test.ts.
+        // Run by path (node_modules/@redocly/cli/bin/cli.js) in test/scripts/openapi/lint.slow.test.ts.
         '@redocly/cli',
         // Read by a computed path (require.resolve of each file) in local/server/api-reference-page.ts.
         'swagger-ui-dist',

@@ -15,12 +15,12 @@ import { createIdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import type { IdempotencyRecords } from '#shared/store/idempotency-records.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
 
-export type CreatePetDependencies = {
+type CreatePetDependencies = {
   pets: PetStore;
   idempotencyRecords: IdempotencyRecords;
 } & EndpointDependencies;
 
-export function createCreatePetHandler({ pets, idempotencyRecords, ...endpoint }: CreatePetDependencies) {
+function createCreatePetHandler({ pets, idempotencyRecords, ...endpoint }: CreatePetDependencies) {
   const { observability } = endpoint;
   const creation = { pets, idempotencyRecords, logger: observability.logger };
   return httpEndpoint({ request: { body: NewPet }, ...endpoint }, async ({ body, event }) => {

@@ -12,9 +12,9 @@ import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import { withPetReadCache } from '#shared/store/pet-read-cache.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
 
-export type GetPetDependencies = { pets: PetStore } & EndpointDependencies;
+type GetPetDependencies = { pets: PetStore } & EndpointDependencies;
 
-export const createGetPetHandler = ({ pets, ...endpoint }: GetPetDependencies) =>
+const createGetPetHandler = ({ pets, ...endpoint }: GetPetDependencies) =>
   httpEndpoint(
     {
       request: { path: GetPetPath },

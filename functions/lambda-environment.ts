@@ -57,7 +57,7 @@ export type FunctionParts<Setting extends LambdaSetting = never> = {
  * The settings the function's manifest names, each read and checked; the table client on its table
  * (one DynamoDB client per process), its logs and metrics, and the headers of the stage's answers.
  */
-export function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
+function fromLambdaEnvironment<Name extends FunctionName>(name: Name) {
   const settings = Object.fromEntries(
     FUNCTION_MANIFESTS[name].settings.map((setting) => [setting, SETTING_READERS[setting]()]),
   ) as SettingsOf<Name>;

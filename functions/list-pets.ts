@@ -11,9 +11,9 @@ import { ListPetsQuery } from '#shared/schemas.ts';
 import { createDynamoDbPetStore } from '#shared/store/dynamodb-pet-store.ts';
 import type { PetStore } from '#shared/store/pet-store.ts';
 
-export type ListPetsDependencies = { pets: PetStore; cursors: Cursors } & EndpointDependencies;
+type ListPetsDependencies = { pets: PetStore; cursors: Cursors } & EndpointDependencies;
 
-export const createListPetsHandler = ({ pets, cursors, ...endpoint }: ListPetsDependencies) =>
+const createListPetsHandler = ({ pets, cursors, ...endpoint }: ListPetsDependencies) =>
   httpEndpoint({ request: { query: ListPetsQuery }, conditional: true, ...endpoint }, async ({ query }) => {
     const { limit, cursor, ...filter } = query;
     const page = await pets.list({ limit, filter, after: cursors.openCursor(query) });

@@ -1,5 +1,5 @@
 // Every Lambda function of the service, each described once: a route's function is named by its
-// operationId (shared/http/routes.ts); its handler module, the settings its composition root reads,
+// operationId (shared/http/routes.ts); its module, the settings its Lambda handler reads,
 // what it may do on the table, and the requests a new version must answer before taking traffic.
 // Plain data: the stack, the local runners, the bench and the rollout hooks read it.
 import type { OperationId } from '#shared/http/routes.ts';
@@ -32,9 +32,9 @@ export type RolloutRequest = {
 };
 
 export type FunctionManifest = {
-  /** The handler module, relative to the project root: what is bundled and deployed. */
+  /** The function's module, relative to the project root: what is bundled and deployed. */
   entry: string;
-  /** What its composition root reads from its environment (functions/lambda-environment.ts). */
+  /** What its Lambda handler reads from its environment (functions/lambda-environment.ts). */
   settings: readonly ['tableName', 'stage', ...Exclude<LambdaSetting, 'tableName' | 'stage'>[]];
   tableAccess: TableAccess;
   /** Its rollout check (functions/rollout-checks.ts): requests, or the authorizer's hook key probes. */

@@ -1,6 +1,6 @@
-// The one module under shared/ that reads the environment, and only when a Lambda function's
-// composition root calls it at cold start: a missing setting fails the cold start loudly instead
-// of a request later. Everything else gets its configuration passed in.
+// The one module under shared/ that reads the environment, and only when a Lambda function's handler
+// is composed at cold start (functions/lambda-environment.ts): a missing setting fails the cold start
+// loudly instead of a request later. Everything else gets its configuration passed in.
 
 export function requireEnv(name: string, { minLength = 1 }: { minLength?: number } = {}): string {
   const value = process.env[name];

@@ -1,7 +1,7 @@
-// The one DynamoDB request of each baseline, in DynamoDB's own JSON: the SDK baselines send it as
-// a command, the floors (bench/floors/) sign and post it without the SDK, so both send the same
-// request. Keys come from the table's own builders, so it reads and writes what the functions
-// do. Types only from the SDK: this module adds nothing to a floor's bundle.
+// The one DynamoDB request of each baseline, in DynamoDB's own JSON: a baseline sends it as an SDK
+// command, and its floor, the same code bundled without the SDK (bench/floors/), signs and posts it.
+// Keys come from the table's own builders, so it reads and writes what the functions do. Types only
+// from the SDK: this module adds nothing to a floor's bundle.
 import { createHash, randomInt } from 'node:crypto';
 import type { AttributeValue, GetItemInput, PutItemInput, QueryInput } from '@aws-sdk/client-dynamodb';
 import type {

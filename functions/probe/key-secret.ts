@@ -6,9 +6,9 @@ import * as z from 'zod/mini';
 const ProbeKeySecret = z.object({ keyId: z.string(), apiKey: z.string().check(z.minLength(1)) });
 export type ProbeKeySecret = z.infer<typeof ProbeKeySecret>;
 
-/** The secret's text: these two fields and nothing else of what the caller holds. */
-export const encodeProbeKeySecret = ({ keyId, apiKey }: ProbeKeySecret): string =>
-  JSON.stringify({ keyId, apiKey });
+/** The secret's text: these two fields, checked as the reader checks them, and nothing else. */
+export const encodeProbeKeySecret = (secret: ProbeKeySecret): string =>
+  JSON.stringify(ProbeKeySecret.parse(secret));
 
 /** The key and its id, or undefined when the text is not what encodeProbeKeySecret writes. */
 export function decodeProbeKeySecret(text: string | undefined): ProbeKeySecret | undefined {

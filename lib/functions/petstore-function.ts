@@ -22,12 +22,12 @@ const LIVE_ALIAS = 'live';
 export type PetstoreFunctionProps = {
   /** The handler module, relative to the project root (`entry` in functions/manifests.ts). */
   entry: string;
-  /** A fixed CloudFormation logical id, so sam local commands and sam/env.json can name it. */
+  /** A fixed CloudFormation logical id, so that sam local commands can name it. */
   logicalId: string;
   table: ITable;
   tableAccess: TableAccess;
   settings: StageSettings;
-  /** What its composition root reads (functions/lambda-environment.ts). */
+  /** What its Lambda handler reads at cold start (functions/lambda-environment.ts). */
   environment?: Record<string, string>;
 };
 

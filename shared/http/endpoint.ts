@@ -18,7 +18,7 @@ type Parsed<S extends RequestSchemas> = {
 };
 export type EndpointRequest<S extends RequestSchemas> = Parsed<S> & { event: JsonBodyEvent };
 
-/** What every endpoint of a function is given by its composition root. */
+/** What every endpoint of a function is given by its composition. */
 export type EndpointDependencies = {
   observability: Observability;
   /** Headers on every response of the stage, errors included (shared/http/rate-limit-policy.ts). */

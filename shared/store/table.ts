@@ -109,12 +109,14 @@ export const idempotencyItemKey = (scope: string, keyHash: string) =>
 
 export type ItemKind = 'pet' | 'counter' | 'layout' | 'apiKey' | 'idempotency';
 
+/** The first counter's partition and every spread one's. */
+const ANY_COUNTER_PARTITION = new RegExp(`^${COUNTER_PARTITION}(#\\d+)?$`);
+
 /** The kind of item a key belongs to, from the key alone; undefined for a key no kind has. */
 export function itemKindOf(key: Record<string, unknown>): ItemKind | undefined {
   const [partition, sort] = [String(key[TABLE_KEY.partitionKey]), String(key[TABLE_KEY.sortKey])];
-  const counter = new RegExp(`^${COUNTER_PARTITION}(#\\d+)?$`);
   if (partition.startsWith(PET_PARTITION_PREFIX)) return 'pet';
-  if (sort === COUNTER_SORT_KEY && counter.test(partition)) return 'counter';
+  if (sort === COUNTER_SORT_KEY && ANY_COUNTER_PARTITION.test(partition)) return 'counter';
   if (partition === petLayoutItemKey.pk && sort === petLayoutItemKey.sk) return 'layout';
   if (partition === API_KEY_PARTITION) return 'apiKey';
   if (partition.startsWith(IDEMPOTENCY_PARTITION_PREFIX) && sort === IDEMPOTENCY_SORT_KEY)

@@ -24,8 +24,8 @@ const RUN_ELSEWHERE: Record<string, { by: string; shows: string }> = {
   bench: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('bench')" },
   soak: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('soak')" },
   capacity: { by: 'test/bench/scripts.slow.test.ts', shows: "runQuick('capacity')" },
-  // The same command, run before the tests by global-setup.ts: running it beside them would rewrite
-  // the cloud assembly that other tests read.
+  // The same command, run by the first test to need cdk.out, under its lock: running it beside the
+  // tests would rewrite the cloud assembly that other tests read.
   synth: { by: 'local/cloud-assembly/stage-assembly.ts', shows: "'synth', '--quiet'" },
   // Formatting writes the tree; `npm run lint` checks the same files with the same tool.
   format: { by: 'package.json', shows: 'prettier --check .' },

@@ -1,4 +1,4 @@
-// Not a test of its own (jest's testMatch leaves it out): test-run.test.ts runs this fixture through
+// Not a test of its own (jest's testMatch leaves it out): test-run.slow.test.ts runs this fixture through
 // jest, as `npm test` runs any test file. It does what tests do that can leave something behind: it
 // makes a temporary directory (as a CDK synthesis does) and starts a server that it then kills hard,
 // so that the server's record of itself is never removed by the server.

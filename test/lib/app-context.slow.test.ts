@@ -15,7 +15,7 @@ import { addPetstoreStages } from '#lib/petstore-app.ts';
 import { validationFailures } from '#lib/validation-report.ts';
 import { runNode } from '#test/support/process.ts';
 import { REPO_ROOT, readRepoJson } from '#test/support/repository.ts';
-import { appWithFlags } from '#test/lib/synthesize.ts';
+import { appWithFlags } from '#test/lib/app-with-flags.ts';
 
 const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b0e8f2a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
 const PROVIDER = 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com';

@@ -5,7 +5,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { addPetstoreStages } from '#lib/petstore-app.ts';
-import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
+import { appWithFlags } from '#test/lib/app-with-flags.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
 import type { Properties } from '#test/lib/synthesize.ts';
 import { sortStatements } from '#test/lib/templates.ts';
 

@@ -24,7 +24,8 @@ import {
   withBoundary,
 } from '#test/lib/cloudformation-calls.ts';
 import type { Call } from '#test/lib/cloudformation-calls.ts';
-import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
+import { appWithFlags } from '#test/lib/app-with-flags.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 
 const { context, toolkitStackName } = readRepoJson('cdk.json') as {

@@ -11,12 +11,12 @@ const STACKS = [synthesized.staging, synthesized.production, synthesized.deployA
 
 describe('cdk-nag AwsSolutions', () => {
   test('finds nothing that is not acknowledged', () => {
-    for (const assemblyDir of new Set([PROJECT_CDK_OUT, ...STACKS.map((stack) => stack.assemblyDir)]))
-      expect(validationFailures(assemblyDir)).toEqual([]);
+    // The CDK writes the report at the app's top level only.
+    expect(validationFailures(PROJECT_CDK_OUT)).toEqual([]);
   });
 
   test('every acknowledgement gives its reason', () => {
-    const reasons = STACKS.flatMap(({ metadata }) => Object.values(metadata).flat())
+    const reasons = STACKS.flatMap(({ metadata }) => Object.values(metadata()).flat())
       .filter(({ type }) => type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
       .flatMap(({ data }) => Object.values(data as Properties));
     expect(reasons.length).toBeGreaterThan(0);

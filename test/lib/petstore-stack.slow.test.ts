@@ -46,7 +46,7 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   });
 
   test('synthesis reports no error or warning', () => {
-    const reported = Object.values(stage.metadata)
+    const reported = Object.values(stage.metadata())
       .flat()
       .filter(({ type }) => type === 'aws:cdk:error' || type === 'aws:cdk:warning');
     expect(reported).toEqual([]);

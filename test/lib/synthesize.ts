@@ -1,17 +1,16 @@
 // The app as `cdk synth` writes it to the project's cdk.out, with the lookups the stack's checks share.
 // The first check file to ask synthesizes cdk.out when stale and the others wait for it and read it
 // (test/support/project-assembly.ts), so that each folder's checks run by their path and a run still
-// synthesizes the app once at most.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// synthesizes cdk.out once at most.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
 import type { StageName, StageSettings } from '#lib/stage-settings.ts';
 import { defined } from '#test/support/defined.ts';
+import { givenStageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
+import type { StageAssembly } from '#local/cloud-assembly/stage-assembly.ts';
 import { PROJECT_CDK_OUT, projectAssembly } from '#test/support/project-assembly.ts';
-import { readRepoJson } from '#test/support/repository.ts';
 
 export type Properties = Record<string, unknown>;
 type Resource = {
@@ -31,8 +30,8 @@ export type SynthesizedStack = {
   region: string;
   assemblyDir: string;
   template: Template;
-  /** Every metadata entry of the stack's constructs, by construct path. */
-  metadata: Record<string, MetadataEntry[]>;
+  /** Every metadata entry of the stack's constructs, by construct path: read when asked, it is large. */
+  metadata: () => Record<string, MetadataEntry[]>;
 };
 
 export type SynthesizedStage = SynthesizedStack & {
@@ -47,13 +46,6 @@ export type SynthesizedStage = SynthesizedStack & {
   /** The one resource of this type; fails when there are none or several. */
   only: (type: string) => [logicalId: string, resource: Resource];
 };
-
-/** An app in a temporary directory with the feature flags of cdk.json, as `cdk synth` applies them. */
-export const appWithFlags = (context: Record<string, unknown>) =>
-  new App({
-    outdir: mkdtempSync(join(tmpdir(), 'petstore-cdk-')),
-    context: { ...(readRepoJson('cdk.json') as { context: object }).context, ...context },
-  });
 
 /** The one element of `values`; fails when there are none or several. */
 function only<T>(values: T[], what: string): T {
@@ -80,16 +72,13 @@ function stacksIn(assemblyDir: string): SynthesizedStack[] {
         region: environment.replace(/^aws:\/\/[^/]+\//, ''),
         assemblyDir,
         template: Template.fromJSON(readJson(join(assemblyDir, templateFile)) as Properties),
-        metadata: readJson(join(assemblyDir, `${artifactId}.metadata.json`)) as Record<
-          string,
-          MetadataEntry[]
-        >,
+        metadata: () =>
+          readJson(join(assemblyDir, `${artifactId}.metadata.json`)) as Record<string, MetadataEntry[]>,
       };
     });
 }
 
-function synthesizedStage(name: StageName): SynthesizedStage {
-  const { assemblyDir, stackName } = projectAssembly(name);
+function synthesizedStage(name: StageName, { assemblyDir, stackName }: StageAssembly): SynthesizedStage {
   const stack = defined(
     stacksIn(assemblyDir).find((found) => found.stackName === stackName),
     `the ${name} stack`,
@@ -112,8 +101,9 @@ function synthesizedStage(name: StageName): SynthesizedStage {
 }
 
 export const synthesized = {
-  staging: synthesizedStage('staging'),
-  production: synthesizedStage('production'),
+  // cdk.out is brought up to date once, with the first stage; the second is read as it then stands.
+  staging: synthesizedStage('staging', projectAssembly('staging')),
+  production: synthesizedStage('production', givenStageAssembly(PROJECT_CDK_OUT, 'production')),
   // The stages share an account here: the app's top level holds one stack with both deploy roles.
   deployAccess: only(stacksIn(PROJECT_CDK_OUT), 'deploy access stack'),
 };

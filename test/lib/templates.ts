@@ -2,16 +2,19 @@
 // statements of each function's role, and the JSON of mapping templates.
 import { expect } from '@jest/globals';
 import { FUNCTION_NAMES } from '#functions/manifests.ts';
+import type { FunctionName } from '#functions/manifests.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import type { OperationId } from '#shared/http/routes.ts';
 import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 
-/** A function's fixed logical id, which sam local commands name: listPets -> ListPetsFunction. */
-const functionIdOf = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}Function`;
-export const FUNCTION_IDS = FUNCTION_NAMES.map(functionIdOf);
+/** Each function's fixed logical id, which sam local commands name: listPets -> ListPetsFunction. */
+export const FUNCTION_ID_OF = Object.fromEntries(
+  FUNCTION_NAMES.map((name) => [name, `${name.charAt(0).toUpperCase()}${name.slice(1)}Function`]),
+) as Record<FunctionName, string>;
+export const FUNCTION_IDS = Object.values(FUNCTION_ID_OF);
 export const ROUTE_FUNCTION_IDS = Object.fromEntries(
-  ROUTES.map(({ operationId }) => [operationId, functionIdOf(operationId)]),
+  ROUTES.map(({ operationId }) => [operationId, FUNCTION_ID_OF[operationId]]),
 ) as Record<OperationId, string>;
 
 export const ref = (logicalId: string) => ({ Ref: logicalId });

@@ -1,7 +1,7 @@
 // The `--stage` tools as an on-call engineer who never deployed from this machine runs them: no
 // cdk-outputs.<stage>.json, so the stage's outputs come from its stack. AWS cannot run here: a local
 // server stands in for CloudFormation (AWS_ENDPOINT_URL_CLOUDFORMATION) and dynalite for the stage's
-// DynamoDB (through the profile, as in keys.test.ts); the commands and their SDK clients are the real ones.
+// DynamoDB (through the profile, as in keys.slow.test.ts); the commands and SDK clients are real.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,7 +10,8 @@ import { ErrorBody, repeatedQueryParameterError } from '#shared/api-error.ts';
 import { gatewayResponseOf } from '#shared/http/gateway-responses.ts';
 import { RESPONSE_HEADERS } from '#shared/http/json-response.ts';
 import { ListPetsQuery } from '#shared/schemas.ts';
-import { appWithFlags, synthesized } from '#test/lib/synthesize.ts';
+import { appWithFlags } from '#test/lib/app-with-flags.ts';
+import { synthesized } from '#test/lib/synthesize.ts';
 import type { Properties } from '#test/lib/synthesize.ts';
 import { arnOf, ref } from '#test/lib/templates.ts';
 

@@ -4,18 +4,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { FUNCTION_MANIFESTS, LAMBDA_VARIABLES } from '#functions/manifests.ts';
+import { FUNCTION_MANIFESTS, FUNCTION_NAMES, LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/timeouts.ts';
-import { readTemplate } from '#local/cloud-assembly/template.ts';
-import { SYNTH_TIMEOUT_MS, projectAssembly } from '#test/support/project-assembly.ts';
 import { readRepoJson } from '#test/support/repository.ts';
 import { synthesized } from '#test/lib/synthesize.ts';
 import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
-import { FUNCTION_IDS, environmentOf, logGroupOf, ref } from '#test/lib/templates.ts';
+import { FUNCTION_IDS, FUNCTION_ID_OF, environmentOf, logGroupOf, ref } from '#test/lib/templates.ts';
 
 describe.each([synthesized.staging, synthesized.production])('the $name stack', (stage: SynthesizedStage) => {
-  const { name, settings, deletionPolicy: kept } = stage;
+  const { settings, deletionPolicy: kept } = stage;
   const [tableId] = stage.only('AWS::DynamoDB::Table');
 
   test.each(FUNCTION_IDS)('%s: nodejs24.x on ARM64, traced, JSON logs to its own log group', (functionId) => {
@@ -40,11 +38,10 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
     });
   });
 
-  test.each(Object.entries(FUNCTION_MANIFESTS).map(([name, { settings }]) => [name, settings] as const))(
-    '%s gets exactly the settings its composition root reads',
+  test.each(FUNCTION_NAMES.map((name) => [name, FUNCTION_MANIFESTS[name].settings] as const))(
+    '%s gets exactly the settings its Lambda handler reads',
     (name, settings) => {
-      const functionId = `${name[0]?.toUpperCase()}${name.slice(1)}Function`;
-      expect(Object.keys(environmentOf(stage, functionId)).toSorted()).toEqual(
+      expect(Object.keys(environmentOf(stage, FUNCTION_ID_OF[name])).toSorted()).toEqual(
         settings.map((setting) => LAMBDA_VARIABLES[setting]).toSorted(),
       );
     },
@@ -61,13 +58,9 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
   test.each(FUNCTION_IDS)(
     '%s is one minified CommonJS bundle, AWS SDK inside, credentials from the environment only, with a source map',
     (functionId) => {
-      // The bundle `cdk deploy` ships: the project's cdk.out (this file's synthesis skips bundling).
-      const { assemblyDir, templateFile } = projectAssembly(name);
-      const assetPath = defined(
-        readTemplate(templateFile).Resources[functionId]?.Metadata?.['aws:asset:path'],
-        'asset path',
-      );
-      const bundle = join(assemblyDir, String(assetPath), 'index.js');
+      // The bundle `cdk deploy` ships, beside the template in the project's cdk.out.
+      const assetPath = defined(stage.resource(functionId).Metadata?.['aws:asset:path'], 'asset path');
+      const bundle = join(stage.assemblyDir, assetPath, 'index.js');
       const code = readFileSync(bundle, 'utf8');
       // No ES module import of a built-in (its namespace would run the built-in's lazy getters).
       expect(code).not.toMatch(/\bfrom\s*"|^import\s/m);
@@ -84,7 +77,6 @@ describe.each([synthesized.staging, synthesized.production])('the $name stack', 
       expect(code.length / code.split('\n').length).toBeGreaterThan(1_000);
       expect(existsSync(`${bundle}.map`)).toBe(true);
     },
-    SYNTH_TIMEOUT_MS,
   );
 
   test('sam/env.json sets, for every function, variables some function declares', () => {

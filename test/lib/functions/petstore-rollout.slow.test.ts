@@ -9,6 +9,7 @@ import { synthesized } from '#test/lib/synthesize.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
 import {
   FUNCTION_IDS,
+  FUNCTION_ID_OF,
   ROUTE_FUNCTION_IDS,
   environmentOf,
   liveAliasOf,
@@ -18,10 +19,9 @@ import {
 } from '#test/lib/templates.ts';
 
 /** The function name each function's hook checks: its operationId, or authorizer. */
-const CHECKED_NAMES: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(ROUTE_FUNCTION_IDS).map(([name, id]) => [id, name])),
-  AuthorizerFunction: 'authorizer',
-};
+const CHECKED_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(FUNCTION_ID_OF).map(([name, id]) => [id, name]),
+);
 
 const EXPECTED_CONFIG = {
   staging: 'CodeDeployDefault.LambdaAllAtOnce',

@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { PetstoreFunction } from '#lib/functions/petstore-function.ts';
 import { PetstoreTable } from '#lib/data/petstore-table.ts';
 import { STAGE_SETTINGS } from '#lib/stage-settings.ts';
-import { appWithFlags } from '#test/lib/synthesize.ts';
+import { appWithFlags } from '#test/lib/app-with-flags.ts';
 import { defined } from '#test/support/defined.ts';
 import { referencedId } from '#test/lib/templates.ts';
 import { readRepoFile } from '#test/support/repository.ts';

@@ -3,7 +3,6 @@
 // reader of the synthesized DashboardBody, so that a widget naming a metric nothing emits, which
 // CloudWatch would draw as an empty graph without a word, fails a test instead.
 import type { Context } from 'aws-lambda';
-import { Token } from 'aws-cdk-lib';
 import { LAMBDA_VARIABLES } from '#functions/manifests.ts';
 import { EMITTED_METRICS, createObservability } from '#shared/observability.ts';
 import { defined } from '#test/support/defined.ts';
@@ -353,8 +352,6 @@ export function emittedMetrics(stage: SynthesizedStage): EmittedMetric[] {
   }
 
   // WAF: each rule of each web ACL, by the metric names of their visibility configs, in the stack's region.
-  const { region } = stage;
-  const regionValue = Token.isUnresolved(region) ? refMarker('AWS::Region') : region;
   for (const [, webAcl] of stage.all('AWS::WAFv2::WebACL')) {
     const metricNameOf = (config: unknown) => String((config as { MetricName: string }).MetricName);
     const webAclName = metricNameOf(webAcl.Properties.VisibilityConfig);
@@ -365,7 +362,7 @@ export function emittedMetrics(stage: SynthesizedStage): EmittedMetric[] {
       WAF.metrics,
       rules.map(({ VisibilityConfig }) => ({
         WebACL: webAclName,
-        Region: regionValue,
+        Region: stage.region,
         Rule: metricNameOf(VisibilityConfig),
       })),
     );

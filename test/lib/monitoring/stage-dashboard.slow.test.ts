@@ -8,7 +8,7 @@ import { EMITTED_METRICS } from '#shared/observability.ts';
 import { synthesized } from '#test/lib/synthesize.ts';
 import { defined } from '#test/support/defined.ts';
 import type { Properties, SynthesizedStage } from '#test/lib/synthesize.ts';
-import { FUNCTION_IDS, ROUTE_FUNCTION_IDS, logGroupOf, ref } from '#test/lib/templates.ts';
+import { FUNCTION_IDS, FUNCTION_ID_OF, logGroupOf, ref } from '#test/lib/templates.ts';
 import {
   cachedMethods,
   dashboardOf,
@@ -54,7 +54,7 @@ function secondsRead(widget: Widget, body: DashboardBody): number {
 }
 
 /** Each function of the stage by the name the stack gives it: the routes' operationIds and authorizer. */
-const FUNCTIONS: Record<string, string> = { ...ROUTE_FUNCTION_IDS, authorizer: 'AuthorizerFunction' };
+const FUNCTIONS: Record<string, string> = FUNCTION_ID_OF;
 
 describe.each([synthesized.staging, synthesized.production])(
   'the $name dashboard',

@@ -1,5 +1,5 @@
 // `npm run keys -- probe --stage` as an operator runs it, for each stage. AWS cannot run here: dynalite
-// stands in for the stage's DynamoDB (reached through the profile, as in keys.test.ts) and a local
+// stands in for the stage's DynamoDB (reached through the profile, as in keys.slow.test.ts) and a local
 // server for Secrets Manager and API Gateway (reached with AWS_ENDPOINT_URL_SECRETS_MANAGER and
 // AWS_ENDPOINT_URL_API_GATEWAY). Only AWS itself is stood in: the script and the SDK are the real ones.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

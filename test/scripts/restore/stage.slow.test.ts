@@ -1,6 +1,6 @@
 // `npm run restore --stage`: a key the stage's table lost comes back only while the stage's usage plan
 // still serves it (in the plan, enabled), so a key revoked after the backup stays refused. AWS cannot
-// run here: the test DynamoDB stands in for the stage's (reached through a profile, as in keys.test.ts)
+// run here: the test DynamoDB stands in for the stage's (reached through a profile, as in keys.slow.test.ts)
 // and a local server for API Gateway. Only AWS itself is stood in: the script and the SDK are real.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
